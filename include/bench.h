@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Command-line jobs that measure the engine: perft (divide) and bench.
+#ifndef BENCH_H_INCLUDED
+#define BENCH_H_INCLUDED
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+// `damka perft <depth> [FEN] [--no-bulk]`: one line per root move, then "Nodes searched: N";
+// the time goes to stderr. Returns the exit status: 0, or 2 after one error line on stdout.
+int bench_perft_main(int argc, char **argv);
+
+// Divide perft printed to out (bulk: count the last ply without playing it); returns the
+// total, or -1 with a message in err on a bad FEN or depth.
+int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, char *err,
+                           size_t errlen);
+
+// `damka bench [depth] [threads] [hash_mb]`.
+int bench_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// Entry point: dispatches the first argument to a job (perft, bench, uci, hub) or the protocol.
+#include <string.h>
+
+#include "bench.h"
+#include "protocol.h"
+
+int main(int argc, char **argv)
+{
+    const char *job = argc > 1 ? argv[1] : "";
+    if (strcmp(job, "perft") == 0)
+        return bench_perft_main(argc - 2, argv + 2);
+    if (strcmp(job, "bench") == 0)
+        return bench_main(argc - 2, argv + 2);
+    return proto_main(argc - 1, argv + 1);
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Test runner: every Check suite of the project in one SRunner.
+#include <stdlib.h>
+
+#include "tables.h"
+#include "test_suites.h"
+
+int main(void)
+{
+    tables_init();
+    SRunner *sr = srunner_create(suite_movegen());
+    srunner_add_suite(sr, suite_rules_capture());
+    srunner_add_suite(sr, suite_notation());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The Check suites of the test runner, one per module, and helpers they share.
+#ifndef TEST_SUITES_H_INCLUDED
+#define TEST_SUITES_H_INCLUDED
+
+#include <check.h>
+
+#include "types.h"
+
+Suite *suite_movegen(void);
+Suite *suite_rules_capture(void);
+Suite *suite_notation(void);
+
+// Parses a FEN that the test knows is valid (fails the test otherwise).
+void test_fen(const char *fen, Board *out);
+
+// Small deterministic generator for random games in tests.
+uint64_t test_rand(uint64_t *state);
+
+#endif
