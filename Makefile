@@ -66,7 +66,14 @@ $(LIB): $(ENGINE_OBJ)
 
 $(BUILD)/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -I$(BUILD) -c -o $@ $<
+
+# The bench positions are compiled in: each FEN line of bench/positions.txt becomes a string.
+$(BUILD)/bench_positions.h: bench/positions.txt
+	@mkdir -p $(dir $@)
+	sed -n 's/^\([WB]:[^#]*[^# ]\).*$$/"\1",/p' $< > $@
+
+$(BUILD)/bench.o: $(BUILD)/bench_positions.h
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

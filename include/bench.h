@@ -20,4 +20,8 @@ int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, cha
 // `damka bench [depth] [threads] [hash_mb]`.
 int bench_main(int argc, char **argv);
 
+// Searches every bench position to depth, printing one line each and the totals to out.
+// Stores the total node count in *nodes (if not NULL). Returns 0, or 2 on failure.
+int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes);
+
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "engine.h"
 #include "movegen.h"
 #include "notation.h"
 
@@ -80,10 +81,104 @@ int bench_perft_main(int argc, char **argv)
     return 0;
 }
 
+// The bench positions (bench/positions.txt), compiled in: one FEN per entry.
+static const char *const BENCH_FENS[] = {
+#include "bench_positions.h"
+};
+
+enum { BENCH_DEPTH_DEFAULT = 13, BENCH_HASH_DEFAULT = 16 };
+
+typedef struct BenchCtx {
+    uint64_t nodes;
+} BenchCtx;
+
+static void bench_info(void *ctx, const SearchReport *r)
+{
+    BenchCtx *b = ctx;
+    b->nodes = r->nodes;
+}
+
+static void bench_best(void *ctx, const SearchShared *sh)
+{
+    (void)ctx;
+    (void)sh;
+}
+
+// Parses argv[i] as an integer in lo..hi, or keeps def when absent. False on a bad value.
+static bool arg_int(int argc, char **argv, int i, long lo, long hi, long *out)
+{
+    if (i >= argc)
+        return true;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(argv[i], &end, 10);
+    if (errno || end == argv[i] || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_out)
+{
+    Engine *e = malloc(sizeof *e);
+    if (!e || !engine_init(e)) {
+        free(e);
+        fprintf(out, "error: out of memory\n");
+        return 2;
+    }
+    if (!engine_set_hash(e, (size_t)hash_mb) || !engine_set_threads(e, threads)) {
+        engine_destroy(e);
+        free(e);
+        fprintf(out, "error: cannot set hash %d MB and %d threads\n", hash_mb, threads);
+        return 2;
+    }
+    uint64_t total = 0;
+    double t0 = now_seconds();
+    int count = (int)(sizeof BENCH_FENS / sizeof BENCH_FENS[0]);
+    for (int i = 0; i < count; i++) {
+        char err[ENGINE_ERR_MAX], text[MOVE_TEXT_MAX] = "(none)";
+        engine_new_game(e);
+        if (!engine_set_position(e, BENCH_FENS[i], NULL, 0, MOVE_FMT_UCI, err, sizeof err)) {
+            fprintf(out, "error: bench position %d: %s\n", i + 1, err);
+            continue;
+        }
+        SearchLimits limits;
+        memset(&limits, 0, sizeof limits);
+        limits.depth = depth;
+        limits.multipv = 1;
+        limits.analysis = true;
+        limits.time = (TimeInput){-1, 0, 0, -1, 0};
+        BenchCtx ctx = {0};
+        engine_go(e, &limits, bench_info, bench_best, &ctx);
+        engine_wait(e);
+        uint64_t n = 0;
+        for (int t = 0; t < e->sh.thread_count; t++)
+            n += search_worker_nodes(e->sh.workers[t]);
+        if (e->sh.has_best)
+            notation_move(&e->sh.best, MOVE_FMT_UCI, text, sizeof text);
+        fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu\n", i + 1, count,
+                BENCH_FENS[i], text, e->sh.best_score, (unsigned long long)n);
+        total += n;
+    }
+    double dt = now_seconds() - t0;
+    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
+    fprintf(out, "Nodes/second: %.0f\n", dt > 0 ? (double)total / dt : 0.0);
+    engine_destroy(e);
+    free(e);
+    if (nodes_out)
+        *nodes_out = total;
+    return 0;
+}
+
 int bench_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    printf("error: bench needs the search, which is not built yet\n");
-    return 2;
+    long depth = BENCH_DEPTH_DEFAULT, threads = 1, hash = BENCH_HASH_DEFAULT;
+    if (argc > 3 || !arg_int(argc, argv, 0, 1, MAX_PLY - 1, &depth) ||
+        !arg_int(argc, argv, 1, 1, ENGINE_THREADS_MAX, &threads) ||
+        !arg_int(argc, argv, 2, TT_MB_MIN, TT_MB_MAX, &hash)) {
+        printf("error: usage: damka bench [depth 1..%d] [threads 1..%d] [hash_mb %d..%d]\n",
+               MAX_PLY - 1, ENGINE_THREADS_MAX, TT_MB_MIN, TT_MB_MAX);
+        return 2;
+    }
+    return bench_run(stdout, (int)depth, (int)threads, (int)hash, NULL);
 }

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Iterative-deepening principal variation search over captures-resolving quiescence. Reports
+// through callbacks; never prints and never reads options.
+#ifndef SEARCH_H_INCLUDED
+#define SEARCH_H_INCLUDED
+
+#include <stdatomic.h>
+
+#include "board.h"
+#include "rules.h"
+#include "timeman.h"
+#include "tt.h"
+#include "types.h"
+
+enum {
+    SCORE_INF = 32000,
+    SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
+    SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
+    MULTIPV_MAX = 64,
+};
+
+typedef struct SearchLimits {
+    Depth depth;          // deepest iteration (0 = no limit)
+    uint64_t nodes;       // node budget (0 = none)
+    int mate;             // stop once a win in this many moves is found (0 = off)
+    TimeInput time;       // clock, increment, movestogo, movetime, overhead
+    bool infinite;        // search until stop
+    bool ponder;          // pondering: the clock starts at ponderhit
+    bool analysis;        // never reply at once, even with a single legal move
+    int multipv;          // number of best root moves to report (1..MULTIPV_MAX)
+    int nsearchmoves;     // restrict the root to these moves (0 = all)
+    Move searchmoves[MAX_MOVES];
+} SearchLimits;
+
+// One report, for an info line.
+typedef struct SearchReport {
+    Depth depth;
+    Depth seldepth;
+    int multipv;          // 1-based
+    Score score;
+    Bound bound;          // BOUND_EXACT, or a fail-high/low bound during an aspiration re-search
+    uint64_t nodes;
+    int64_t time_ms;
+    int hashfull;
+    int pvlen;
+    Move pv[MAX_PLY];
+} SearchReport;
+
+typedef void (*SearchInfoFn)(void *ctx, const SearchReport *report);
+
+typedef struct SearchWorker SearchWorker;
+
+// State shared by every thread of one search.
+typedef struct SearchShared {
+    TT *tt;
+    SearchLimits limits;
+    TimeBudget budget;
+    atomic_bool stop;         // set by the main thread, the protocol or a limit
+    atomic_bool pondering;    // while set, time limits do not apply
+    _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
+    Board root;
+    DrawCounters root_counters;
+    const Key *history;       // keys of the game's earlier positions, oldest first
+    int history_len;
+    SearchInfoFn on_info;
+    void *ctx;
+    int thread_count;
+    SearchWorker **workers;
+    // Result, written by the main thread when it finishes.
+    Move best;
+    Move ponder;
+    bool has_best;
+    bool has_ponder;
+    Score best_score;
+    Depth best_depth;
+} SearchShared;
+
+// Allocates a worker (64-byte aligned, owns its board, stacks, killers and history); NULL when
+// out of memory.
+SearchWorker *search_worker_new(int id);
+void search_worker_free(SearchWorker *w);
+
+// Forgets killers and history (new game).
+void search_worker_clear(SearchWorker *w);
+
+// Runs the search of worker w on sh until a limit or stop. Worker 0 is the main thread: it
+// reports, decides when to stop, and fills the result in sh. Helpers (id > 0) search the same
+// tree and stop when sh->stop is set.
+void search_run(SearchWorker *w, SearchShared *sh);
+
+// Nodes searched by worker w in the current search.
+uint64_t search_worker_nodes(const SearchWorker *w);
+
+// Deepest iteration completed by w, with its best move and score.
+Depth search_worker_result(const SearchWorker *w, Move *best, Score *score);
+
+// Packs a move into the 16-bit code kept in the TT.
+uint16_t search_move_code(const Move *m);
+
+// Score as "mate N" moves (N > 0 wins), or 0 when the score is not a forced result.
+int search_mate_moves(Score s);
+
+#endif

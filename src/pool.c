@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Owns the search threads: parking, waking, joining helpers, choosing the reported result.
+#include "pool.h"
+
+#include <string.h>
+
+// Best of the deepest completed iterations: a helper that finished a deeper iteration than the
+// main thread, with a score at least as good, gives the move (single-line searches only).
+static void choose_result(Pool *p)
+{
+    SearchShared *sh = p->sh;
+    if (!sh->has_best || sh->limits.multipv > 1)
+        return;
+    Depth best_depth = sh->best_depth;
+    for (int i = 1; i < p->count; i++) {
+        Move m;
+        Score s;
+        Depth d = search_worker_result(p->workers[i], &m, &s);
+        if (d > best_depth && s >= sh->best_score) {
+            if (m.from != sh->best.from || m.to != sh->best.to || m.captured != sh->best.captured)
+                sh->has_ponder = false; // the main thread's reply does not follow this move
+            sh->best = m;
+            sh->best_score = s;
+            best_depth = d;
+        }
+    }
+    sh->best_depth = best_depth;
+}
+
+static void *thread_main(void *arg)
+{
+    PoolSlot *a = arg;
+    Pool *p = a->pool;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->quit && p->search_id == seen)
+            pthread_cond_wait(&p->wake, &p->mu);
+        if (p->quit)
+            break;
+        seen = p->search_id;
+        SearchShared *sh = p->sh;
+        pthread_mutex_unlock(&p->mu);
+
+        search_run(p->workers[a->index], sh);
+
+        pthread_mutex_lock(&p->mu);
+        p->running--;
+        if (a->index != 0) {
+            pthread_cond_broadcast(&p->idle);
+            continue;
+        }
+        // Main thread: wait for the helpers (they saw the stop flag), then report.
+        while (p->running > 0)
+            pthread_cond_wait(&p->idle, &p->mu);
+        choose_result(p);
+        pthread_mutex_unlock(&p->mu);
+        if (p->on_done)
+            p->on_done(p->done_ctx);
+        pthread_mutex_lock(&p->mu);
+        p->searching = false;
+        pthread_cond_broadcast(&p->idle);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void stop_threads(Pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->count; i++) {
+        pthread_join(p->threads[i], NULL);
+        search_worker_free(p->workers[i]);
+        p->workers[i] = NULL;
+    }
+    p->count = 0;
+    p->quit = false;
+}
+
+static bool start_threads(Pool *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        p->workers[i] = search_worker_new(i);
+        p->slots[i] = (PoolSlot){p, i};
+        if (!p->workers[i] || pthread_create(&p->threads[i], NULL, thread_main, &p->slots[i]) != 0) {
+            search_worker_free(p->workers[i]);
+            p->workers[i] = NULL;
+            p->count = i;
+            stop_threads(p);
+            return false;
+        }
+        p->count = i + 1;
+    }
+    return true;
+}
+
+bool pool_init(Pool *p, int threads)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->idle, NULL);
+    if (threads < 1 || threads > POOL_MAX)
+        return false;
+    return start_threads(p, threads);
+}
+
+bool pool_resize(Pool *p, int threads)
+{
+    if (threads < 1 || threads > POOL_MAX)
+        return false;
+    pool_wait(p);
+    int old = p->count;
+    stop_threads(p);
+    if (start_threads(p, threads))
+        return true;
+    return start_threads(p, old) && false; // keep the old size when the new one fails
+}
+
+void pool_destroy(Pool *p)
+{
+    pool_wait(p);
+    stop_threads(p);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->idle);
+}
+
+void pool_start(Pool *p, SearchShared *sh, PoolDoneFn on_done, void *ctx)
+{
+    pthread_mutex_lock(&p->mu);
+    sh->workers = p->workers;
+    sh->thread_count = p->count;
+    p->sh = sh;
+    p->on_done = on_done;
+    p->done_ctx = ctx;
+    p->running = p->count;
+    p->searching = true;
+    p->search_id++;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void pool_wait(Pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->searching)
+        pthread_cond_wait(&p->idle, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+bool pool_is_searching(Pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    bool s = p->searching;
+    pthread_mutex_unlock(&p->mu);
+    return s;
+}
+
+void pool_clear(Pool *p)
+{
+    pool_wait(p);
+    for (int i = 0; i < p->count; i++)
+        search_worker_clear(p->workers[i]);
+}

@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: MIT
+// Owns the search: iterative deepening with aspiration windows, principal variation search,
+// capture quiescence with threat resolution, move ordering, draw and game-end scoring.
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "eval.h"
+#include "movegen.h"
+#include "tables.h"
+
+enum {
+    CHECK_EVERY = 1024,     // nodes between two looks at the clock and the stop flag
+    ASPIRATION_DEPTH = 5,   // first depth searched with an aspiration window
+    ASPIRATION_DELTA = 20,  // initial half-width of the window, in centi-men
+    HISTORY_MAX = 1 << 14,
+    LMR_MIN_DEPTH = 3,
+    LMR_MIN_MOVES = 3,      // moves searched at full depth before reductions start
+};
+
+typedef struct RootMove {
+    Move move;
+    Score score;      // score of the last completed search of this move, -SCORE_INF if unknown
+    Score prev_score;
+    Bound bound;
+    Depth seldepth;
+    int pvlen;
+    Move pv[MAX_PLY];
+} RootMove;
+
+struct SearchWorker {
+    int id;
+    SearchShared *sh;
+    _Atomic uint64_t nodes;
+    uint64_t local_nodes;
+    Depth seldepth;
+    Depth root_depth;
+    Depth completed;
+    Move completed_best;
+    Score completed_score;
+    int key_base;                             // index in keys of the root position
+    Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
+    DrawCounters counters[MAX_PLY + 2];
+    Move killers[MAX_PLY][2];
+    int32_t history[2][SQUARE_COUNT][SQUARE_COUNT];
+    int pvlen[MAX_PLY + 1];
+    Move pv[MAX_PLY + 1][MAX_PLY];
+    int nroots;
+    int pv_index;                             // MultiPV line being searched
+    RootMove roots[MAX_MOVES];
+};
+
+static inline bool same_move(const Move *a, const Move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+uint16_t search_move_code(const Move *m)
+{
+    // 0x8000 marks a move; from and to take 5 bits each; 5 bits tell captures apart.
+    uint64_t h = (m->captured * 0x9E3779B97F4A7C15ULL) >> 59;
+    return (uint16_t)(0x8000u | m->from | (unsigned)m->to << 5 | (unsigned)h << 10);
+}
+
+int search_mate_moves(Score s)
+{
+    if (s >= SCORE_WIN_MIN)
+        return (SCORE_WIN - s + 1) / 2;
+    if (s <= -SCORE_WIN_MIN)
+        return -(SCORE_WIN + s) / 2;
+    return 0;
+}
+
+// Win and loss scores are stored relative to the node, not the root.
+static Score score_to_tt(Score s, int ply)
+{
+    return s >= SCORE_WIN_MIN ? s + ply : s <= -SCORE_WIN_MIN ? s - ply : s;
+}
+
+static Score score_from_tt(Score s, int ply)
+{
+    return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s;
+}
+
+SearchWorker *search_worker_new(int id)
+{
+    void *mem = NULL;
+    if (posix_memalign(&mem, 64, sizeof(SearchWorker)) != 0 || !mem)
+        return NULL;
+    SearchWorker *w = mem;
+    memset(w, 0, sizeof *w);
+    w->id = id;
+    return w;
+}
+
+void search_worker_free(SearchWorker *w) { free(w); }
+
+void search_worker_clear(SearchWorker *w)
+{
+    memset(w->killers, 0, sizeof w->killers);
+    memset(w->history, 0, sizeof w->history);
+}
+
+uint64_t search_worker_nodes(const SearchWorker *w)
+{
+    return atomic_load_explicit(&w->nodes, memory_order_relaxed);
+}
+
+Depth search_worker_result(const SearchWorker *w, Move *best, Score *score)
+{
+    *best = w->completed_best;
+    *score = w->completed_score;
+    return w->completed;
+}
+
+static uint64_t total_nodes(const SearchShared *sh)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < sh->thread_count; i++)
+        n += search_worker_nodes(sh->workers[i]);
+    return n;
+}
+
+// A search always completes depth 1 (a few hundred nodes at most), so that even an immediate
+// stop returns a searched move.
+static bool stopped(const SearchWorker *w)
+{
+    return w->completed > 0 && atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
+}
+
+static int64_t elapsed_ms(const SearchShared *sh)
+{
+    return timeman_now_ms() - atomic_load_explicit(&sh->start_ms, memory_order_relaxed);
+}
+
+// Counts a node; every CHECK_EVERY nodes the main thread checks the hard limits.
+static void count_node(SearchWorker *w, int ply)
+{
+    w->local_nodes++;
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
+        return;
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    if (w->id != 0)
+        return;
+    SearchShared *sh = w->sh;
+    bool pondering = atomic_load_explicit(&sh->pondering, memory_order_relaxed);
+    if (!pondering && sh->budget.hard_ms >= 0 && elapsed_ms(sh) >= sh->budget.hard_ms)
+        atomic_store(&sh->stop, true);
+    if (sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
+        atomic_store(&sh->stop, true);
+}
+
+// Draw by repetition (any earlier occurrence since the last irreversible move) or by one of
+// the counters of 7.2.4-7.2.8.
+static bool is_draw(const SearchWorker *w, const Board *b, int ply)
+{
+    DrawCounters c = w->counters[ply];
+    int at = w->key_base + ply;
+    if (c.reversible >= 4 && rules_repetitions(w->keys, at, b->key, c.reversible) > 0)
+        return true;
+    return rules_counter_draw(b, c) != GAME_ONGOING;
+}
+
+static void push(SearchWorker *w, const Board *parent, const Move *m, const Board *child, int ply)
+{
+    w->counters[ply + 1] = rules_after_move(w->counters[ply], parent, m);
+    w->keys[w->key_base + ply + 1] = child->key;
+}
+
+static void update_pv(SearchWorker *w, int ply, const Move *m)
+{
+    w->pv[ply][0] = *m;
+    int n = w->pvlen[ply + 1];
+    if (n > MAX_PLY - 1)
+        n = MAX_PLY - 1;
+    memcpy(&w->pv[ply][1], w->pv[ply + 1], (size_t)n * sizeof(Move));
+    w->pvlen[ply] = n + 1;
+}
+
+// Move ordering scores: TT move, captures by size, killers, then history.
+static void score_moves(const SearchWorker *w, const Board *b, const MoveList *list,
+                        uint16_t tt_move, int ply, int32_t *scores)
+{
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        int32_t s;
+        if (tt_move && search_move_code(m) == tt_move)
+            s = 1 << 30;
+        else if (m->captured)
+            s = (1 << 28) + 1024 * bb_count(m->captured) + ((m->flags & MOVE_PROMOTES) ? 512 : 0);
+        else if (same_move(m, &w->killers[ply][0]))
+            s = (1 << 27) + 1;
+        else if (same_move(m, &w->killers[ply][1]))
+            s = 1 << 27;
+        else
+            s = w->history[b->side][m->from][m->to] +
+                ((m->flags & MOVE_PROMOTES) ? HISTORY_MAX : 0);
+        scores[i] = s;
+    }
+}
+
+// Brings the best-scored move of list[i..] to position i.
+static void pick_next(MoveList *list, int32_t *scores, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < list->count; j++)
+        if (scores[j] > scores[best])
+            best = j;
+    if (best != i) {
+        Move tm = list->moves[i];
+        list->moves[i] = list->moves[best];
+        list->moves[best] = tm;
+        int32_t ts = scores[i];
+        scores[i] = scores[best];
+        scores[best] = ts;
+    }
+}
+
+static void update_quiet_stats(SearchWorker *w, const Board *b, const Move *m, int ply,
+                               Depth depth, const MoveList *list, int tried)
+{
+    if (!same_move(m, &w->killers[ply][0])) {
+        w->killers[ply][1] = w->killers[ply][0];
+        w->killers[ply][0] = *m;
+    }
+    int bonus = depth * depth;
+    int32_t *h = &w->history[b->side][m->from][m->to];
+    *h += bonus - *h * bonus / HISTORY_MAX;
+    // Quiet moves tried before the cut-off did not cut: lower them.
+    for (int i = 0; i < tried; i++) {
+        const Move *o = &list->moves[i];
+        if (o->captured || same_move(o, m))
+            continue;
+        int32_t *ho = &w->history[b->side][o->from][o->to];
+        *ho -= bonus + *ho * bonus / HISTORY_MAX;
+    }
+}
+
+// Quiescence: captures are compulsory, so a position with a capture is never scored
+// statically. When the opponent threatens a capture, the first quiescence ply tries every
+// quiet move instead of trusting the static score.
+static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, int ply, int qply)
+{
+    w->pvlen[ply] = 0;
+    count_node(w, ply);
+    if (stopped(w))
+        return 0;
+    if (ply >= MAX_PLY - 1)
+        return eval_evaluate(b);
+
+    bool capture = movegen_has_capture(b);
+    Score best = -SCORE_INF;
+    if (!capture) {
+        best = eval_evaluate(b);
+        if (best >= beta || qply > 0 || !movegen_opponent_has_capture(b))
+            return best;
+        if (best > alpha)
+            alpha = best;
+        best = -SCORE_INF; // the threat is resolved by searching every move: no stand pat
+    }
+    MoveList list;
+    int n = movegen_all(b, &list);
+    if (n == 0)
+        return -SCORE_WIN + ply;
+    int32_t scores[MAX_MOVES];
+    score_moves(w, b, &list, 0, ply, scores);
+    for (int i = 0; i < n; i++) {
+        pick_next(&list, scores, i);
+        Board child = *b;
+        board_play(&child, &list.moves[i]);
+        push(w, b, &list.moves[i], &child, ply);
+        Score s = -qsearch(w, &child, -beta, -alpha, ply + 1, qply + (capture ? 0 : 1));
+        if (stopped(w))
+            return 0;
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                update_pv(w, ply, &list.moves[i]);
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
+                    int ply, bool pv_node)
+{
+    if (depth <= 0)
+        return qsearch(w, b, alpha, beta, ply, 0);
+    w->pvlen[ply] = 0;
+    count_node(w, ply);
+    if (stopped(w))
+        return 0;
+
+    // Step 1. Draws and mate distance.
+    if (is_draw(w, b, ply))
+        return 0;
+    if (ply >= MAX_PLY - 1)
+        return eval_evaluate(b);
+    if (alpha < -SCORE_WIN + ply)
+        alpha = -SCORE_WIN + ply;
+    if (beta > SCORE_WIN - ply - 1)
+        beta = SCORE_WIN - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    // Step 2. Transposition table.
+    TTData tt = {0};
+    bool tt_hit = tt_probe(w->sh->tt, b->key, &tt);
+    if (tt_hit) {
+        tt.score = score_from_tt(tt.score, ply);
+        if (!pv_node && tt.depth >= depth &&
+            ((tt.bound == BOUND_LOWER && tt.score >= beta) ||
+             (tt.bound == BOUND_UPPER && tt.score <= alpha) || tt.bound == BOUND_EXACT))
+            return tt.score;
+    }
+
+    // Step 3. Moves; none means the side to move has lost.
+    MoveList list;
+    int n = movegen_all(b, &list);
+    if (n == 0)
+        return -SCORE_WIN + ply;
+
+    // Step 4. Extension: a single legal reply (often a forced capture) costs no depth.
+    if (n == 1 && ply < 2 * w->root_depth)
+        depth++;
+
+    // Step 5. Search the moves, best-ordered first.
+    int32_t scores[MAX_MOVES];
+    score_moves(w, b, &list, tt_hit ? tt.move : 0, ply, scores);
+    Score best = -SCORE_INF, orig_alpha = alpha;
+    Move best_move = {0};
+    bool has_best = false;
+    for (int i = 0; i < n; i++) {
+        pick_next(&list, scores, i);
+        const Move *m = &list.moves[i];
+        Board child = *b;
+        board_play(&child, m);
+        tt_prefetch(w->sh->tt, child.key);
+        push(w, b, m, &child, ply);
+        Depth new_depth = depth - 1;
+        Score s;
+        if (i == 0) {
+            s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, pv_node);
+        } else {
+            // Late quiet moves are searched shallower first (late-move reduction).
+            Depth r = 0;
+            if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !m->captured &&
+                !(m->flags & MOVE_PROMOTES))
+                r = 1 + (i >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+            if (r < 0)
+                r = 0;
+            s = -search(w, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+            if (s > alpha && r > 0)
+                s = -search(w, &child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+            if (s > alpha && s < beta && pv_node)
+                s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, true);
+        }
+        if (stopped(w))
+            return 0;
+        if (s > best) {
+            best = s;
+            best_move = *m;
+            has_best = true;
+            if (s > alpha) {
+                alpha = s;
+                if (pv_node)
+                    update_pv(w, ply, m);
+                if (s >= beta) {
+                    if (!m->captured)
+                        update_quiet_stats(w, b, m, ply, depth, &list, i);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Step 6. Store.
+    Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(w->sh->tt, b->key, has_best ? search_move_code(&best_move) : 0,
+             score_to_tt(best, ply), 0, depth, bound);
+    return best;
+}
+
+// Searches the root moves from w->pv_index on; keeps each move's score and PV.
+static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
+{
+    const Board *b = &w->sh->root;
+    Score best = -SCORE_INF;
+    w->pvlen[0] = 0;
+    count_node(w, 0);
+    for (int i = w->pv_index; i < w->nroots; i++) {
+        RootMove *rm = &w->roots[i];
+        Board child = *b;
+        board_play(&child, &rm->move);
+        push(w, b, &rm->move, &child, 0);
+        Depth nd = depth - 1;
+        if (w->nroots == 1)
+            nd++; // a forced move: look one ply further
+        Score s;
+        if (i == w->pv_index) {
+            s = -search(w, &child, -beta, -alpha, nd, 1, true);
+        } else {
+            s = -search(w, &child, -alpha - 1, -alpha, nd, 1, false);
+            if (s > alpha && s < beta)
+                s = -search(w, &child, -beta, -alpha, nd, 1, true);
+        }
+        if (stopped(w))
+            break;
+        if (i == w->pv_index || s > alpha) {
+            rm->score = s;
+            rm->seldepth = w->seldepth;
+            rm->bound = s >= beta ? BOUND_LOWER : s <= alpha ? BOUND_UPPER : BOUND_EXACT;
+            rm->pv[0] = rm->move;
+            int n = w->pvlen[1] < MAX_PLY - 1 ? w->pvlen[1] : MAX_PLY - 1;
+            memcpy(&rm->pv[1], w->pv[1], (size_t)n * sizeof(Move));
+            rm->pvlen = n + 1;
+        } else {
+            rm->score = -SCORE_INF; // not better than the lines above: sorted after them
+        }
+        if (s > best) {
+            best = s;
+            if (s > alpha) {
+                alpha = s;
+                if (s >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+// Stable sort of roots[from..] by score, best first.
+static void sort_roots(SearchWorker *w, int from)
+{
+    for (int i = from + 1; i < w->nroots; i++) {
+        RootMove tmp = w->roots[i];
+        int j = i;
+        while (j > from && w->roots[j - 1].score < tmp.score) {
+            w->roots[j] = w->roots[j - 1];
+            j--;
+        }
+        w->roots[j] = tmp;
+    }
+}
+
+static void report(SearchWorker *w, Depth depth, int line, Bound bound)
+{
+    SearchShared *sh = w->sh;
+    if (!sh->on_info)
+        return;
+    const RootMove *rm = &w->roots[line];
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    SearchReport r = {.depth = depth,
+                      .seldepth = rm->seldepth > depth ? rm->seldepth : depth,
+                      .multipv = line + 1,
+                      .score = rm->score == -SCORE_INF ? rm->prev_score : rm->score,
+                      .bound = bound,
+                      .nodes = total_nodes(sh),
+                      .time_ms = elapsed_ms(sh),
+                      .hashfull = tt_hashfull(sh->tt),
+                      .pvlen = rm->pvlen};
+    memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(Move));
+    sh->on_info(sh->ctx, &r);
+}
+
+static void init_roots(SearchWorker *w)
+{
+    SearchShared *sh = w->sh;
+    MoveList list;
+    movegen_all(&sh->root, &list);
+    w->nroots = 0;
+    for (int i = 0; i < list.count; i++) {
+        bool wanted = sh->limits.nsearchmoves == 0;
+        for (int k = 0; k < sh->limits.nsearchmoves && !wanted; k++)
+            wanted = same_move(&list.moves[i], &sh->limits.searchmoves[k]);
+        if (!wanted)
+            continue;
+        RootMove *rm = &w->roots[w->nroots++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = list.moves[i];
+        rm->score = rm->prev_score = -SCORE_INF;
+        rm->pv[0] = rm->move;
+        rm->pvlen = 1;
+    }
+}
+
+static void init_worker(SearchWorker *w, SearchShared *sh)
+{
+    w->sh = sh;
+    w->local_nodes = 0;
+    atomic_store_explicit(&w->nodes, 0, memory_order_relaxed);
+    w->seldepth = 0;
+    w->completed = 0;
+    int n = sh->history_len < MAX_GAME_PLIES ? sh->history_len : MAX_GAME_PLIES;
+    memcpy(w->keys, sh->history + (sh->history_len - n), (size_t)n * sizeof(Key));
+    w->key_base = n;
+    w->keys[n] = sh->root.key;
+    w->counters[0] = sh->root_counters;
+    init_roots(w);
+}
+
+// Aspiration loop for one MultiPV line at one depth. Returns false when stopped.
+static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
+{
+    Score prev = w->roots[line].prev_score, delta = ASPIRATION_DELTA;
+    Score alpha = -SCORE_INF, beta = SCORE_INF;
+    if (depth >= ASPIRATION_DEPTH && prev > -SCORE_WIN_MIN && prev < SCORE_WIN_MIN) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    for (;;) {
+        w->pv_index = line;
+        Score s = search_root(w, alpha, beta, depth);
+        sort_roots(w, line);
+        if (stopped(w))
+            return false;
+        if (s <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = s - delta > -SCORE_INF ? s - delta : -SCORE_INF;
+            if (is_main && elapsed_ms(w->sh) > 1000)
+                report(w, depth, line, BOUND_UPPER);
+        } else if (s >= beta) {
+            beta = s + delta < SCORE_INF ? s + delta : SCORE_INF;
+            if (is_main && elapsed_ms(w->sh) > 1000)
+                report(w, depth, line, BOUND_LOWER);
+        } else {
+            return true;
+        }
+        delta += delta;
+        if (delta > 400) {
+            alpha = -SCORE_INF;
+            beta = SCORE_INF;
+        }
+    }
+}
+
+static void finish_main(SearchWorker *w)
+{
+    SearchShared *sh = w->sh;
+    atomic_store(&sh->stop, true);
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    if (w->nroots == 0) {
+        sh->has_best = sh->has_ponder = false;
+        return;
+    }
+    const RootMove *rm = &w->roots[0];
+    sh->best = rm->move;
+    sh->has_best = true;
+    sh->best_score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
+    sh->best_depth = w->completed;
+    sh->has_ponder = rm->pvlen > 1;
+    if (sh->has_ponder)
+        sh->ponder = rm->pv[1];
+}
+
+void search_run(SearchWorker *w, SearchShared *sh)
+{
+    init_worker(w, sh);
+    bool is_main = w->id == 0;
+    if (w->nroots == 0) {
+        if (is_main)
+            finish_main(w);
+        return;
+    }
+    int lines = sh->limits.multipv < 1 ? 1 : sh->limits.multipv;
+    if (lines > w->nroots)
+        lines = w->nroots;
+    Depth max_depth = sh->limits.depth > 0 && sh->limits.depth < MAX_PLY - 1 ? sh->limits.depth
+                                                                              : MAX_PLY - 1;
+    Move last_best = w->roots[0].move;
+    double changes = 0;
+    Score last_score = 0;
+    // A single legal move is played at once, unless analysing or pondering.
+    bool instant = w->nroots == 1 && !sh->limits.analysis && !sh->limits.infinite &&
+                   !sh->limits.ponder && sh->budget.soft_ms >= 0;
+    for (Depth depth = 1; depth <= max_depth && !stopped(w); depth++) {
+        // Lazy SMP: helpers with an odd id search one ply deeper for diversity.
+        Depth d = is_main ? depth : depth + (w->id & 1);
+        w->root_depth = d;
+        for (int i = 0; i < w->nroots; i++)
+            w->roots[i].prev_score = w->roots[i].score;
+        bool complete = true;
+        for (int line = 0; line < lines && complete; line++)
+            complete = search_line(w, d, line, is_main);
+        if (!complete)
+            break;
+        w->completed = d;
+        w->completed_best = w->roots[0].move;
+        w->completed_score = w->roots[0].score;
+        if (!is_main)
+            continue;
+        for (int line = 0; line < lines; line++)
+            report(w, d, line, BOUND_EXACT);
+
+        // Step 7. Time: stop after an iteration once past the (stretched) soft target.
+        if (!same_move(&last_best, &w->roots[0].move))
+            changes += 1.0;
+        last_best = w->roots[0].move;
+        int drop = depth > 1 ? last_score - w->roots[0].score : 0;
+        last_score = w->roots[0].score;
+        bool pondering = atomic_load(&sh->pondering);
+        int64_t soft = timeman_soft_scaled(&sh->budget, changes, drop);
+        changes *= 0.5;
+        if (!pondering && soft >= 0 && elapsed_ms(sh) >= soft * 6 / 10)
+            break; // the next iteration would most likely not finish in time
+        if (instant && !pondering)
+            break;
+        if (sh->limits.mate > 0) {
+            int mm = search_mate_moves(w->roots[0].score);
+            if (mm > 0 && mm <= sh->limits.mate)
+                break;
+        }
+    }
+    if (is_main)
+        finish_main(w);
+}
