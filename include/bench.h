@@ -17,6 +17,8 @@ int bench_perft_main(int argc, char **argv);
 int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, char *err,
                            size_t errlen);
 
+enum { BENCH_DEPTH_DEFAULT = 12, BENCH_HASH_DEFAULT = 16 };
+
 // `damka bench [depth] [threads] [hash_mb]`.
 int bench_main(int argc, char **argv);
 

@@ -86,8 +86,6 @@ static const char *const BENCH_FENS[] = {
 #include "bench_positions.h"
 };
 
-enum { BENCH_DEPTH_DEFAULT = 13, BENCH_HASH_DEFAULT = 16 };
-
 typedef struct BenchCtx {
     uint64_t nodes;
 } BenchCtx;

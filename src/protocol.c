@@ -444,7 +444,7 @@ static void show_eval(Proto *p)
 
 static void run_bench(Proto *p, char **tok, int n)
 {
-    int64_t depth = 13, threads = 1, hash = 16;
+    int64_t depth = BENCH_DEPTH_DEFAULT, threads = 1, hash = BENCH_HASH_DEFAULT;
     if (n > 4 || (n > 1 && !proto_parse_int(tok[1], 1, MAX_PLY - 1, &depth)) ||
         (n > 2 && !proto_parse_int(tok[2], 1, ENGINE_THREADS_MAX, &threads)) ||
         (n > 3 && !proto_parse_int(tok[3], TT_MB_MIN, TT_MB_MAX, &hash))) {
