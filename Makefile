@@ -15,7 +15,7 @@ endif
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CSTD     := -std=c11 -D_GNU_SOURCE
 EXTRA_CFLAGS ?=
 
 ifeq ($(CFG),release)
@@ -42,6 +42,9 @@ LDLIBS   := -lpthread -lm
 
 ENGINE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(BUILD)/%.o)
+MATCH_SRC  := $(filter-out tools/match/main.c,$(wildcard tools/match/*.c))
+MATCH_OBJ  := $(MATCH_SRC:tools/match/%.c=$(BUILD)/match/%.o)
+MATCH_LIB  := $(BUILD)/libmatch.a
 TEST_SRC   := $(wildcard tests/*.c)
 TEST_OBJ   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 LIB        := $(BUILD)/libengine.a
@@ -50,9 +53,23 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install deps test-run
+        check-layers clean install deps test-run openings
 
-all: damka
+all: damka damka-match
+
+damka-match: $(BUILD)/damka-match
+	cp $< $@
+
+$(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(MATCH_LIB): $(MATCH_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/match/%.o: tools/match/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
 
 damka: $(BUILD)/damka
 	cp $< $@
@@ -77,10 +94,10 @@ $(BUILD)/bench.o: $(BUILD)/bench_positions.h
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
+	$(CC) $(CFLAGS_ALL) -Itools/match $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
 	    -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
 
-$(BUILD)/check_damka: $(TEST_OBJ) $(LIB)
+$(BUILD)/check_damka: $(TEST_OBJ) $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 debug:
@@ -93,8 +110,9 @@ deps:
 test: deps
 	$(MAKE) CFG=$(if $(filter release,$(CFG)),debug,$(CFG)) test-run
 
-test-run: $(BUILD)/check_damka $(BUILD)/damka
-	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka $(BUILD)/check_damka
+test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(FAKE_ENGINES)
+	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
+	    FAKE_DIR=$(CURDIR)/$(BUILD)/fake $(BUILD)/check_damka
 
 perft: damka
 	sh tools/perft_suite.sh ./damka 12
@@ -121,7 +139,7 @@ pgo:
 	cp build/pgo-use/damka damka
 
 format:
-	clang-format -i src/*.c include/*.h tests/*.c tools/*.c
+	clang-format -i src/*.c include/*.h tests/*.c tests/*.h tools/match/*.c tools/match/*.h
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Iinclude src tools
@@ -130,11 +148,24 @@ lint:
 check-layers:
 	@sh tools/check_layers.sh
 
-install: damka
+# Opening sets for matches: all 3-ply positions, and those a depth-10 search finds near equal.
+$(BUILD)/make-openings: $(BUILD)/make_openings.o $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/make_openings.o: tools/make_openings.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+openings: $(BUILD)/make-openings
+	$(BUILD)/make-openings 3 > book/openings/3ply.txt
+	$(BUILD)/make-openings 4 10 40 > book/openings/4ply-balanced.txt
+
+install: damka damka-match
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 damka $(DESTDIR)$(PREFIX)/bin/damka
+	install -m 755 damka-match $(DESTDIR)$(PREFIX)/bin/damka-match
 
 clean:
-	rm -rf build damka
+	rm -rf build damka damka-match
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d)

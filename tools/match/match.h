@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// damka-match: engine-vs-engine matches with clocks, openings, adjudication, PDN, Elo, SPRT.
+#ifndef MATCH_H_INCLUDED
+#define MATCH_H_INCLUDED
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "board.h"
+#include "rules.h"
+
+enum { MATCH_OPTIONS_MAX = 32, MATCH_NAME_MAX = 64, MATCH_GAME_PLIES_MAX = 1024 };
+
+// ---- Statistics (stats.c) -------------------------------------------------------------------
+
+typedef struct MatchScore {
+    int wins, losses, draws; // from the first engine's side
+} MatchScore;
+
+// Elo difference for a score fraction s (0 < s < 1); +-inf at the ends.
+double stats_elo(double s);
+
+// Elo difference of a result and its 95% error bar (half-width), from the per-game variance.
+void stats_elo_error(const MatchScore *m, double *elo, double *error);
+
+// Likelihood of superiority in percent.
+double stats_los(const MatchScore *m);
+
+// Log-likelihood ratio of elo1 against elo0 (GSPRT, logistic model with the per-game variance
+// of the sample), and the bounds for alpha and beta.
+double stats_sprt_llr(const MatchScore *m, double elo0, double elo1);
+void stats_sprt_bounds(double alpha, double beta, double *lower, double *upper);
+
+// ---- Time controls and clocks (clock.c) -----------------------------------------------------
+
+typedef enum TcKind { TC_NONE, TC_CLOCK, TC_MOVETIME, TC_DEPTH, TC_NODES } TcKind;
+
+typedef struct TimeControl {
+    TcKind kind;
+    int moves;          // moves per period (0 = whole game)
+    int64_t base_ms;    // time per period
+    int64_t inc_ms;     // increment per move
+    int64_t movetime_ms;
+    int depth;
+    int64_t nodes;
+    int64_t margin_ms;  // tolerance before a side is flagged
+} TimeControl;
+
+// Parses "40/10+0.1", "0/5+0.05", "5+0.05", "60" (seconds, may be m:ss) into tc.
+bool tc_parse_clock(const char *text, TimeControl *tc);
+
+typedef struct Clock {
+    int64_t left_ms;
+    int moves_in_period; // moves played in the current period
+} Clock;
+
+void clock_start(Clock *c, const TimeControl *tc);
+
+// Moves left to the end of the period (0 in sudden death).
+int clock_movestogo(const Clock *c, const TimeControl *tc);
+
+// Charges a move that took used_ms. Returns false when the side overran (flag fell beyond the
+// margin); otherwise adds the increment and, at the end of a period, the next period's time.
+bool clock_charge(Clock *c, const TimeControl *tc, int64_t used_ms);
+
+// TimeControl in PDN form ("40/10+0.1", "st=0.1", "depth=8", ...).
+void tc_format(const TimeControl *tc, char *buf, size_t len);
+
+// ---- Openings (openings.c) ------------------------------------------------------------------
+
+typedef struct Opening {
+    Board start;       // the FEN of the line
+    char fen[160];
+    int nmoves;        // moves played from it
+    Move moves[64];
+} Opening;
+
+// Reads an opening file: one per line, a FEN optionally followed by moves, or just moves from
+// the start position; '#' starts a comment. Returns the count, or -1 with a reason in err.
+int openings_read(FILE *f, Opening **out, char *err, size_t errlen);
+
+// ---- Games and adjudication (adjudicate.c) --------------------------------------------------
+
+typedef enum GameOutcome { OUT_NONE, OUT_WHITE_WINS, OUT_BLACK_WINS, OUT_DRAW } GameOutcome;
+
+typedef struct Adjudication {
+    int draw_movenumber, draw_movecount, draw_score; // draw_movecount 0 = off
+    int resign_movecount, resign_score;              // resign_movecount 0 = off
+    int maxmoves;                                    // full moves; 0 = no limit
+} Adjudication;
+
+// A game's position and record, with everything the rules need.
+typedef struct Game {
+    Board start;
+    Board board;
+    DrawCounters counters;
+    Key keys[MATCH_GAME_PLIES_MAX + 1];
+    int nplies;
+    Move moves[MATCH_GAME_PLIES_MAX];
+    int scores[MATCH_GAME_PLIES_MAX]; // the mover's reported score (cp, mates as +-30000)
+    bool has_score[MATCH_GAME_PLIES_MAX];
+    GameOutcome outcome;
+    char reason[128];
+    int opening_plies;
+} Game;
+
+void game_start(Game *g, const Board *start);
+
+// Plays m (legal) with the mover's score (if known). Returns the outcome if the game ended.
+GameOutcome game_play(Game *g, const Move *m, bool has_score, int score_cp,
+                      const Adjudication *adj);
+
+// Ends the game with a result and reason (faults, time losses).
+void game_end(Game *g, GameOutcome o, const char *reason);
+
+// ---- PDN (pdn.c) ----------------------------------------------------------------------------
+
+typedef struct PdnTags {
+    const char *event, *site, *date, *white, *black, *time_control;
+    int round;
+} PdnTags;
+
+void pdn_write(FILE *out, const PdnTags *tags, const Game *g);
+
+// ---- Players: engine processes (player.c) ---------------------------------------------------
+
+typedef enum Proto { PROTO_UCI, PROTO_HUB } Proto;
+
+typedef struct EngineSpec {
+    char name[MATCH_NAME_MAX];
+    char cmd[512];
+    char dir[256];
+    Proto proto;
+    int noptions;
+    char opt_name[MATCH_OPTIONS_MAX][64];
+    char opt_value[MATCH_OPTIONS_MAX][128];
+    bool restart;     // a fresh process for every game
+} EngineSpec;
+
+typedef struct Player {
+    const EngineSpec *spec;
+    pid_t pid;
+    int to_fd, from_fd;
+    FILE *to;
+    char buf[16384];
+    size_t buflen;
+    bool alive;
+    char error[160];
+    char scratch[MATCH_GAME_PLIES_MAX * 24]; // the game's moves as text, for each request
+} Player;
+
+typedef enum ReplyStatus { REPLY_OK, REPLY_TIMEOUT, REPLY_CRASH, REPLY_BAD } ReplyStatus;
+
+// Starts the process and does the handshake (uci/uciok or hub/wait, options, isready/init).
+bool player_start(Player *p, const EngineSpec *spec, int64_t timeout_ms);
+void player_stop(Player *p);
+
+// New game (ucinewgame / new-game) and a readiness check.
+bool player_new_game(Player *p, int64_t timeout_ms);
+
+// Asks for a move in the game's position under the clocks; fills *m on REPLY_OK (a legal move
+// of the position), the reported score when there was one, and used_ms.
+ReplyStatus player_go(Player *p, const Game *g, const TimeControl *tc, const Clock clocks[2],
+                      int64_t deadline_ms, Move *m, bool *has_score, int *score_cp,
+                      int64_t *used_ms);
+
+#endif
