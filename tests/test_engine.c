@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+// Tests of the game-end rules (7.2), the evaluation, the transposition table and the search.
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "board.h"
+#include "engine.h"
+#include "eval.h"
+#include "movegen.h"
+#include "notation.h"
+#include "rules.h"
+#include "search.h"
+#include "tables.h"
+#include "test_suites.h"
+#include "tt.h"
+
+// ---- Rules 7.2 --------------------------------------------------------------------------------
+
+// Plays king moves back and forth n times (each a ply) updating counters and keys.
+static GameResult shuffle_kings(const char *fen, const char *const *cycle, int ncycle, int plies,
+                                int *ended_at)
+{
+    Board b;
+    test_fen(fen, &b);
+    static Key keys[4096];
+    DrawCounters c = {0, 0};
+    int n = 0;
+    for (int i = 0; i < plies; i++) {
+        GameResult r = rules_game_result(&b, c, keys, n);
+        if (r != GAME_ONGOING) {
+            *ended_at = i;
+            return r;
+        }
+        Move m;
+        char err[128];
+        ck_assert_msg(notation_parse_move(&b, cycle[i % ncycle], MOVE_FMT_ALG, &m, err, sizeof err),
+                      "%s: %s", cycle[i % ncycle], err);
+        keys[n++] = b.key;
+        c = rules_after_move(c, &b, &m);
+        board_play(&b, &m);
+    }
+    *ended_at = plies;
+    return rules_game_result(&b, c, keys, n);
+}
+
+START_TEST(rule_7_2_3_threefold_repetition)
+{
+    // Two kings each far from the other go back and forth: the start position comes back
+    // after 4 plies and a third time after 8.
+    static const char *const cycle[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7"};
+    int at;
+    GameResult r = shuffle_kings("W:WK29,21:BK5,12", cycle, 4, 40, &at);
+    ck_assert_int_eq(r, GAME_DRAW_REPETITION);
+    ck_assert_int_eq(at, 8);
+}
+END_TEST
+
+START_TEST(rule_7_2_5_fifteen_moves_kings_only)
+{
+    // Eight kings (too many pieces for 7.2.6): only the kings-only count of 7.2.5 applies.
+    Board b;
+    test_fen("W:WK29,K30,K31,K32:BK1,K2,K3,K4", &b);
+    DrawCounters c = {29, 29};
+    ck_assert_int_eq(rules_counter_draw(&b, c), GAME_ONGOING);
+    c.reversible = 30;
+    ck_assert_int_eq(rules_counter_draw(&b, c), GAME_DRAW_KINGS_ONLY);
+    // A man move resets the count.
+    Board m;
+    test_fen("W:W21,K30:BK1,K2", &m);
+    MoveList list;
+    movegen_all(&m, &list);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i].from == 20) {
+            DrawCounters after = rules_after_move((DrawCounters){25, 25}, &m, &list.moves[i]);
+            ck_assert_int_eq(after.reversible, 0);
+            ck_assert_int_eq(after.balance, 26);
+        }
+}
+END_TEST
+
+START_TEST(rule_7_2_4_three_kings_against_one)
+{
+    Board b;
+    test_fen("W:WK1,K2,K3:BK20", &b); // lone king off the long diagonal
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 29}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30}), GAME_DRAW_3K_VS_K);
+    // A capture or promotion resets the count.
+    test_fen("W:WK1,K2,K3,K4:BK20", &b); // four kings too
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30}), GAME_DRAW_3K_VS_K);
+}
+END_TEST
+
+START_TEST(rule_7_2_6_balance_unchanged)
+{
+    Board b;
+    test_fen("W:WK1,K2,10:BK30,25", &b); // 5 pieces, both sides have kings
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 59}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 60}), GAME_DRAW_BALANCE);
+    test_fen("W:WK1,K2,10,11:BK30,25,26", &b); // 7 pieces: 60 moves
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 119}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 120}), GAME_DRAW_BALANCE);
+    test_fen("W:W5,10:BK30,25", &b); // White has no king: the rule does not apply
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 200}), GAME_ONGOING);
+}
+END_TEST
+
+START_TEST(rule_7_2_7_lone_king_on_long_diagonal)
+{
+    Board b;
+    test_fen("W:WK1,K2,K3:BK22", &b); // c3 is on a1-h8
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_DIAGONAL);
+    test_fen("W:WK1,10,11:BK22", &b); // a king and two men
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_DIAGONAL);
+}
+END_TEST
+
+START_TEST(rule_7_2_8_small_endings)
+{
+    static const char *const fens[] = {"W:WK1,K2:BK20", "W:WK1,10:BK20", "B:WK1:BK20"};
+    for (int i = 0; i < 3; i++) {
+        Board b;
+        test_fen(fens[i], &b);
+        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9}), GAME_ONGOING);
+        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_SMALL);
+    }
+}
+END_TEST
+
+START_TEST(rule_7_2_no_move_is_a_loss)
+{
+    Board b;
+    test_fen("W:W29:B22,25", &b);
+    ck_assert_int_eq(rules_game_result(&b, (DrawCounters){0, 0}, NULL, 0), GAME_LOSS);
+}
+END_TEST
+
+// ---- Evaluation ------------------------------------------------------------------------------
+
+START_TEST(test_eval_colour_flip_symmetry)
+{
+    uint64_t seed = 31337;
+    int checked = 0;
+    for (int game = 0; game < 100; game++) {
+        Board b;
+        board_start(&b);
+        for (int ply = 0; ply < 150; ply++) {
+            Board m;
+            board_mirror(&b, &m);
+            ck_assert_msg(eval_evaluate(&b) == eval_evaluate(&m), "eval %d vs mirrored %d",
+                          eval_evaluate(&b), eval_evaluate(&m));
+            checked++;
+            MoveList list;
+            int n = movegen_all(&b, &list);
+            if (n == 0)
+                break;
+            board_play(&b, &list.moves[test_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    ck_assert_int_gt(checked, 1000);
+}
+END_TEST
+
+START_TEST(test_eval_drawn_endings_near_zero)
+{
+    Board b;
+    test_fen("W:WK1,K2:BK20", &b);
+    ck_assert_int_lt(abs(eval_evaluate(&b)), 40);
+    test_fen("W:WK1,K2,K3:BK22", &b); // lone king on the long diagonal
+    ck_assert_int_lt(abs(eval_evaluate(&b)), 60);
+    test_fen("W:WK1,K2,K3:BK20", &b); // off the diagonal: a real advantage
+    ck_assert_int_gt(eval_evaluate(&b), 300);
+}
+END_TEST
+
+// ---- Transposition table ---------------------------------------------------------------------
+
+START_TEST(test_tt_store_probe)
+{
+    TT tt;
+    tt_init(&tt);
+    ck_assert(tt_resize(&tt, 1));
+    TTData d;
+    ck_assert(!tt_probe(&tt, 0x1234567890ULL, &d));
+    tt_store(&tt, 0x1234567890ULL, 0x8123, -250, 17, 9, BOUND_LOWER);
+    ck_assert(tt_probe(&tt, 0x1234567890ULL, &d));
+    ck_assert_uint_eq(d.move, 0x8123);
+    ck_assert_int_eq(d.score, -250);
+    ck_assert_int_eq(d.eval, 17);
+    ck_assert_int_eq(d.depth, 9);
+    ck_assert_int_eq(d.bound, BOUND_LOWER);
+    ck_assert_int_gt(tt_hashfull(&tt), -1);
+    tt_clear(&tt, 2);
+    ck_assert(!tt_probe(&tt, 0x1234567890ULL, &d));
+    tt_free(&tt);
+}
+END_TEST
+
+START_TEST(test_tt_torn_entry_rejected)
+{
+    TT tt;
+    tt_init(&tt);
+    ck_assert(tt_resize(&tt, 1));
+    Key k = 0xABCDEF0123ULL;
+    tt_store(&tt, k, 0x8001, 5, 0, 3, BOUND_EXACT);
+    // Simulate a torn write: the data word changes without its key word.
+    TTEntry *e = tt.entries + (size_t)(k & (tt.bucket_count - 1)) * TT_BUCKET;
+    atomic_store(&e->data, atomic_load(&e->data) ^ 0x10000ULL);
+    TTData d;
+    ck_assert(!tt_probe(&tt, k, &d));
+    tt_free(&tt);
+}
+END_TEST
+
+START_TEST(test_tt_resize_failure_keeps_table)
+{
+    TT tt;
+    tt_init(&tt);
+    ck_assert(tt_resize(&tt, 2));
+    tt_store(&tt, 42, 0x8001, 5, 0, 3, BOUND_EXACT);
+    ck_assert(!tt_resize(&tt, 0));
+    ck_assert(!tt_resize(&tt, TT_MB_MAX + 1));
+    TTData d;
+    ck_assert(tt_probe(&tt, 42, &d));
+    ck_assert_uint_eq(tt.megabytes, 2);
+    tt_free(&tt);
+}
+END_TEST
+
+// ---- Search ----------------------------------------------------------------------------------
+
+static void noop_best(void *ctx, const SearchShared *sh)
+{
+    (void)ctx;
+    (void)sh;
+}
+
+// Searches fen to depth with threads and returns the best move in UCI form.
+static void search_fen(Engine *e, const char *fen, int depth, char *best, Score *score)
+{
+    char err[128];
+    engine_new_game(e);
+    ck_assert_msg(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err), "%s", err);
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = depth;
+    l.multipv = 1;
+    l.analysis = true;
+    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    engine_go(e, &l, NULL, noop_best, NULL);
+    engine_wait(e);
+    ck_assert(e->sh.has_best);
+    notation_move(&e->sh.best, MOVE_FMT_UCI, best, MOVE_TEXT_MAX);
+    *score = e->sh.best_score;
+}
+
+typedef struct Puzzle {
+    const char *fen;
+    int depth;
+    const char *best; // UCI move
+    int min_score;    // the search must see at least this much (a win: >= SCORE_WIN_MIN)
+    const char *what;
+} Puzzle;
+
+// Found by the engine in self-play positions and checked by hand.
+static const Puzzle PUZZLES[] = {
+    // h2-g3 gives a man (h4xf2 is forced), e1xg3, and after f6-g5 the double capture
+    // h6xf4xd6 wins: a sacrifice that leads to a winning multi-capture.
+    {"W:W12,18,22,28,29,30,31:B3,11,15,20,21", 12, "h2g3", SCORE_WIN_MIN, "sacrifice"},
+    // Three black kings against a white king off the long diagonal: d2-a5 wins by force.
+    {"B:WK2:BK14,K15,K26", 12, "d2a5", SCORE_WIN_MIN, "three kings against one"},
+    // A king and two men against two men: the king's quiet f6-c3 wins by force.
+    {"W:WK11,19,21:B4,26", 12, "f6c3", SCORE_WIN_MIN, "king ending"},
+    // Only the quiet g5-f6 wins (c5-b6 only draws): the man is promoted by force.
+    {"W:W14,16:B12", 8, "g5f6", SCORE_WIN_MIN, "only quiet move"},
+};
+
+START_TEST(test_search_puzzles)
+{
+    static Engine e;
+    ck_assert(engine_init(&e));
+    const Puzzle *p = &PUZZLES[_i];
+    char best[MOVE_TEXT_MAX];
+    Score score;
+    search_fen(&e, p->fen, p->depth, best, &score);
+    if (p->best)
+        ck_assert_msg(strcmp(best, p->best) == 0, "%s: played %s, want %s (score %d)", p->what,
+                      best, p->best, score);
+    ck_assert_msg(score >= p->min_score, "%s: score %d, want >= %d", p->what, score,
+                  p->min_score);
+    engine_destroy(&e);
+}
+END_TEST
+
+START_TEST(test_search_draw_rule_7_2_7)
+{
+    // Three white kings against a black king on the long diagonal, 9 plies after the balance
+    // arose: rule 7.2.7 ends the game as a draw when Black keeps to the diagonal, so the search
+    // must score 0 (without the rule, three kings against one would look winning).
+    static Engine e;
+    ck_assert(engine_init(&e));
+    static const char *const moves[] = {"d8-c7", "a1-b2", "c7-b6", "b2-a1", "b6-a5",
+                                        "a1-b2", "f8-e7", "b2-a1", "e7-d8"};
+    char err[128];
+    engine_new_game(&e);
+    ck_assert_msg(engine_set_position(&e, "W:WK2,K3,K12:BK29", moves, 9, MOVE_FMT_ALG, err,
+                                      sizeof err),
+                  "%s", err);
+    ck_assert_int_eq(engine_game_result(&e), GAME_ONGOING);
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = 10;
+    l.multipv = 1;
+    l.analysis = true;
+    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_wait(&e);
+    ck_assert_int_eq(e.sh.best_score, 0);
+    engine_destroy(&e);
+}
+END_TEST
+
+START_TEST(test_search_repetition_in_search)
+{
+    // White (a king and three men against a king and a man) is winning, but b2-a1 brings back a
+    // position of the game's history: searched alone (searchmoves), that move scores a draw.
+    static Engine e;
+    ck_assert(engine_init(&e));
+    static const char *const moves[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7", "a1-b2", "a7-b8"};
+    char err[128];
+    engine_new_game(&e);
+    ck_assert_msg(engine_set_position(&e, "W:WK29,21,26,28:BK5,4", moves, 6, MOVE_FMT_ALG, err,
+                                      sizeof err),
+                  "%s", err);
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.depth = 8;
+    l.multipv = 1;
+    l.analysis = true;
+    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_wait(&e);
+    ck_assert_int_gt(e.sh.best_score, 100);
+    ck_assert(notation_parse_move(&e.board, "b2-a1", MOVE_FMT_ALG, &l.searchmoves[0], err,
+                                  sizeof err));
+    l.nsearchmoves = 1;
+    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_wait(&e);
+    ck_assert_int_eq(e.sh.best_score, 0);
+    // And a third occurrence in the game itself is the draw of rule 7.2.3.
+    static const char *const more[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7",
+                                       "a1-b2", "a7-b8", "b2-a1", "b8-a7"};
+    ck_assert(engine_set_position(&e, "W:WK29,21,26,28:BK5,4", more, 8, MOVE_FMT_ALG, err, sizeof err));
+    ck_assert_int_eq(engine_game_result(&e), GAME_DRAW_REPETITION);
+    engine_destroy(&e);
+}
+END_TEST
+
+START_TEST(test_bench_deterministic)
+{
+    // The same node count twice in one process (the bench signature is reproducible).
+    FILE *null = fopen("/dev/null", "w");
+    ck_assert(null != NULL);
+    uint64_t a = 0, b = 0;
+    ck_assert_int_eq(bench_run(null, 7, 1, 4, &a), 0);
+    ck_assert_int_eq(bench_run(null, 7, 1, 4, &b), 0);
+    fclose(null);
+    ck_assert_uint_gt(a, 10000);
+    ck_assert_uint_eq(a, b);
+}
+END_TEST
+
+Suite *suite_engine(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *rules = tcase_create("rules-7.2");
+    tcase_add_test(rules, rule_7_2_3_threefold_repetition);
+    tcase_add_test(rules, rule_7_2_4_three_kings_against_one);
+    tcase_add_test(rules, rule_7_2_5_fifteen_moves_kings_only);
+    tcase_add_test(rules, rule_7_2_6_balance_unchanged);
+    tcase_add_test(rules, rule_7_2_7_lone_king_on_long_diagonal);
+    tcase_add_test(rules, rule_7_2_8_small_endings);
+    tcase_add_test(rules, rule_7_2_no_move_is_a_loss);
+    suite_add_tcase(s, rules);
+    TCase *ev = tcase_create("eval-tt");
+    tcase_add_test(ev, test_eval_colour_flip_symmetry);
+    tcase_add_test(ev, test_eval_drawn_endings_near_zero);
+    tcase_add_test(ev, test_tt_store_probe);
+    tcase_add_test(ev, test_tt_torn_entry_rejected);
+    tcase_add_test(ev, test_tt_resize_failure_keeps_table);
+    suite_add_tcase(s, ev);
+    TCase *se = tcase_create("search");
+    tcase_set_timeout(se, 120);
+    tcase_add_loop_test(se, test_search_puzzles, 0, (int)(sizeof PUZZLES / sizeof PUZZLES[0]));
+    tcase_add_test(se, test_search_draw_rule_7_2_7);
+    tcase_add_test(se, test_search_repetition_in_search);
+    tcase_add_test(se, test_bench_deterministic);
+    suite_add_tcase(s, se);
+    return s;
+}
