@@ -46,6 +46,7 @@ MATCH_SRC  := $(filter-out tools/match/main.c,$(wildcard tools/match/*.c))
 MATCH_OBJ  := $(MATCH_SRC:tools/match/%.c=$(BUILD)/match/%.o)
 MATCH_LIB  := $(BUILD)/libmatch.a
 TEST_SRC   := $(wildcard tests/*.c)
+FAKE_ENGINES := $(BUILD)/fake/fake_engine
 TEST_OBJ   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%.o)
 LIB        := $(BUILD)/libengine.a
 
@@ -96,6 +97,11 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools/match $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
 	    -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
+
+# A misbehaving engine for the match runner's tests.
+$(BUILD)/fake/fake_engine: tests/fake/fake_engine.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/check_damka: $(TEST_OBJ) $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)

@@ -294,8 +294,12 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
         return false;
     }
     for (int e = 0; e < 2; e++) {
-        if (!c->engines[e].name[0])
-            snprintf(c->engines[e].name, sizeof c->engines[e].name, "%s", c->engines[e].cmd);
+        EngineSpec *en = &c->engines[e];
+        if (!en->name[0]) { // the command names the engine (cut to the name's size)
+            size_t n = strnlen(en->cmd, sizeof en->name - 1);
+            memcpy(en->name, en->cmd, n);
+            en->name[n] = '\0';
+        }
         if (c->tc[e].kind == TC_NONE) {
             fprintf(stderr, "error: no time control for %s (tc=, st=, depth= or nodes=)\n",
                     c->engines[e].name);
@@ -372,11 +376,11 @@ static void play_game(MatchState *s, Player players[2], int index, Game *g, int 
         game_play(g, &o->moves[i], false, 0, &c->adj);
     g->opening_plies = g->nplies;
     for (int e = 0; e < 2; e++) {
-        if (players[e].alive && c->engines[e].restart)
+        if (player_alive(&players[e]) && c->engines[e].restart)
             player_stop(&players[e]);
-        bool ready = players[e].alive ? player_new_game(&players[e], c->start_timeout_ms)
+        bool ready = player_alive(&players[e]) ? player_new_game(&players[e], c->start_timeout_ms)
                                       : player_start(&players[e], &c->engines[e], c->start_timeout_ms);
-        if (!ready && players[e].alive) {
+        if (!ready && player_alive(&players[e])) {
             player_stop(&players[e]); // a reused engine that no longer answers: start afresh
             ready = player_start(&players[e], &c->engines[e], c->start_timeout_ms);
         }
@@ -476,8 +480,7 @@ static void *worker(void *arg)
         record(s, index, g, fault);
     }
     for (int e = 0; e < 2; e++)
-        if (players[e].pid > 0 || players[e].alive)
-            player_stop(&players[e]);
+        player_stop(&players[e]);
     free(players);
     free(g);
     return NULL;

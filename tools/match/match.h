@@ -139,23 +139,58 @@ typedef struct EngineSpec {
     bool restart;     // a fresh process for every game
 } EngineSpec;
 
-typedef struct Player {
-    const EngineSpec *spec;
+typedef enum ReplyStatus { REPLY_OK, REPLY_TIMEOUT, REPLY_CRASH, REPLY_BAD } ReplyStatus;
+
+// ---- Child processes over pipes (proc.c) ----------------------------------------------------
+
+typedef struct Proc {
     pid_t pid;
     int to_fd, from_fd;
     FILE *to;
     char buf[16384];
     size_t buflen;
-    bool alive;
+    bool alive;   // can be written to
+    bool started; // has a process and pipes to clean up
+} Proc;
+
+int64_t proc_now_ms(void);
+
+// Starts `sh -c "exec cmd"` in dir (NULL = here) with stdin/stdout on pipes, stderr to
+// /dev/null. False if it could not be started.
+bool proc_start(Proc *p, const char *cmd, const char *dir);
+
+// Writes one line (printf-style) and flushes; false if the process is gone.
+bool proc_send(Proc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Writes raw bytes (for bad-input tests).
+bool proc_send_raw(Proc *p, const void *data, size_t len);
+
+// Closes the process's standard input (end of input).
+void proc_close_input(Proc *p);
+
+// Reads one line before the deadline (proc_now_ms() based) into out.
+ReplyStatus proc_read_line(Proc *p, int64_t deadline, char *out, size_t len);
+
+// Reads lines until one whose first word is `word`; that line is left in out.
+ReplyStatus proc_wait_for(Proc *p, const char *word, int64_t deadline, char *out, size_t len);
+
+// Sends quit_line (if not NULL), waits up to 200 ms, then kills. Returns the wait status, or -1
+// if it had to be killed.
+int proc_stop(Proc *p, const char *quit_line);
+
+// ---- Players: engines in a match (player.c) -------------------------------------------------
+
+typedef struct Player {
+    const EngineSpec *spec;
+    Proc proc;
     char error[160];
     char scratch[MATCH_GAME_PLIES_MAX * 24]; // the game's moves as text, for each request
 } Player;
 
-typedef enum ReplyStatus { REPLY_OK, REPLY_TIMEOUT, REPLY_CRASH, REPLY_BAD } ReplyStatus;
-
 // Starts the process and does the handshake (uci/uciok or hub/wait, options, isready/init).
 bool player_start(Player *p, const EngineSpec *spec, int64_t timeout_ms);
 void player_stop(Player *p);
+bool player_alive(const Player *p);
 
 // New game (ucinewgame / new-game) and a readiness check.
 bool player_new_game(Player *p, int64_t timeout_ms);
