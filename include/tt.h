@@ -18,6 +18,7 @@ typedef struct TTEntry {
 } TTEntry;
 
 typedef struct TT {
+    void *raw;           // the allocation; entries is its first 64-byte aligned address
     TTEntry *entries;
     size_t bucket_count; // a power of two
     size_t megabytes;
@@ -37,8 +38,8 @@ enum { TT_MB_MIN = 1, TT_MB_MAX = 65536, TT_BUCKET = 4 };
 
 void tt_init(TT *tt);
 
-// Sets the size in MB (TT_MB_MIN..TT_MB_MAX) and clears it. On failure (bad size or no memory)
-// keeps the old table and returns false.
+// Sets the size in MB (TT_MB_MIN..TT_MB_MAX, and at most 3/4 of the physical memory) and
+// clears it. On failure (bad size or no memory) keeps the old table and returns false.
 bool tt_resize(TT *tt, size_t megabytes);
 
 void tt_free(TT *tt);

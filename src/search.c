@@ -575,6 +575,9 @@ void search_run(SearchWorker *w, SearchShared *sh)
         lines = w->nroots;
     Depth max_depth = sh->limits.depth > 0 && sh->limits.depth < MAX_PLY - 1 ? sh->limits.depth
                                                                               : MAX_PLY - 1;
+    // `go mate N`: a win in N moves is at most 2N - 1 plies deep.
+    if (sh->limits.mate > 0 && sh->limits.depth == 0 && 2 * sh->limits.mate < max_depth)
+        max_depth = 2 * sh->limits.mate;
     Move last_best = w->roots[0].move;
     double changes = 0;
     Score last_score = 0;

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // Data word: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
 static uint64_t pack(uint16_t move, Score score, Score eval, Depth depth, Bound bound, uint8_t gen)
@@ -19,20 +20,30 @@ static uint8_t data_gen(uint64_t d) { return (uint8_t)(d >> 58); }
 
 void tt_init(TT *tt) { memset(tt, 0, sizeof *tt); }
 
+// Physical memory in MB (0 if unknown): a table may not be larger than the machine.
+static size_t physical_mb(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages / 1024 * (size_t)size / 1024 : 0;
+}
+
 bool tt_resize(TT *tt, size_t megabytes)
 {
-    if (megabytes < TT_MB_MIN || megabytes > TT_MB_MAX)
+    size_t phys = physical_mb();
+    if (megabytes < TT_MB_MIN || megabytes > TT_MB_MAX || (phys && megabytes > phys * 3 / 4))
         return false;
     size_t bytes = megabytes << 20, bucket_bytes = TT_BUCKET * sizeof(TTEntry);
     size_t buckets = 1;
     while (buckets * 2 * bucket_bytes <= bytes)
         buckets *= 2;
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, buckets * bucket_bytes) != 0 || !mem)
+    // calloc leaves untouched pages to the kernel (no memset of gigabytes); the table is
+    // aligned to a cache line by hand.
+    void *raw = calloc(buckets * bucket_bytes + 64, 1);
+    if (!raw)
         return false;
-    memset(mem, 0, buckets * bucket_bytes);
-    free(tt->entries);
-    tt->entries = mem;
+    free(tt->raw);
+    tt->raw = raw;
+    tt->entries = (TTEntry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     tt->bucket_count = buckets;
     tt->megabytes = megabytes;
     tt->generation = 0;
@@ -41,7 +52,7 @@ bool tt_resize(TT *tt, size_t megabytes)
 
 void tt_free(TT *tt)
 {
-    free(tt->entries);
+    free(tt->raw);
     tt_init(tt);
 }
 

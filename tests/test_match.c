@@ -278,6 +278,23 @@ START_TEST(test_match_damka_vs_damka)
 }
 END_TEST
 
+START_TEST(test_match_hub_dialect)
+{
+    // The same engine driven through the Hub dialect on both sides plays whole games.
+    const char *damka = getenv("DAMKA_BIN");
+    char args[1024];
+    snprintf(args, sizeof args,
+             "-engine cmd=%s name=a proto=hub -engine cmd=%s name=b proto=hub option.hash=8 "
+             "-each depth=4 -games 2 -openings file=%s/../book/openings/3ply.txt start=7",
+             damka, damka, DATA_DIR "/..");
+    char *out = run_match(args);
+    ck_assert_msg(strstr(out, "Games ended by the rules (no legal move or a 7.2 draw): 2 of 2"),
+                  "%s", out);
+    ck_assert(strstr(out, "faults 0") != NULL);
+    free(out);
+}
+END_TEST
+
 Suite *suite_match(void)
 {
     Suite *s = suite_create("match");
@@ -292,6 +309,7 @@ Suite *suite_match(void)
     tcase_set_timeout(e2e, 120);
     tcase_add_loop_test(e2e, test_match_fake_engines, 0, (int)(sizeof FAULTS / sizeof FAULTS[0]));
     tcase_add_test(e2e, test_match_damka_vs_damka);
+    tcase_add_test(e2e, test_match_hub_dialect);
     suite_add_tcase(s, e2e);
     return s;
 }

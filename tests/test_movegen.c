@@ -68,11 +68,11 @@ static int load_positions(RulePosition *out, int max)
             ck_assert_int_lt(n, max);
             p = &out[n++];
             memset(p, 0, sizeof *p);
-            snprintf(p->id, sizeof p->id, "%s", line + 3);
+            snprintf(p->id, sizeof p->id, "%.7s", line + 3);
         } else if (p && strncmp(line, "fen ", 4) == 0) {
-            snprintf(p->fen, sizeof p->fen, "%s", line + 4);
+            snprintf(p->fen, sizeof p->fen, "%.127s", line + 4);
         } else if (p && strncmp(line, "alg ", 4) == 0) {
-            snprintf(p->alg, sizeof p->alg, "%s", line + 4);
+            snprintf(p->alg, sizeof p->alg, "%.159s", line + 4);
         } else if (p && strncmp(line, "move ", 5) == 0) {
             const char *r = strstr(line, "result="), *s = strstr(line, "sub=");
             ck_assert(r && s && p->nmoves < 16);

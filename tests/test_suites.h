@@ -12,6 +12,7 @@ Suite *suite_rules_capture(void);
 Suite *suite_notation(void);
 Suite *suite_engine(void);
 Suite *suite_match(void);
+Suite *suite_protocol(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+// Protocol tests: scripted sessions with the real binary over pipes, both dialects, and one
+// test per class of bad input (an error line, and the state unchanged).
+#include <stdlib.h>
+#include <string.h>
+
+#include "match.h"
+#include "test_suites.h"
+
+enum { WAIT_MS = 20000, LINE = 16384 };
+
+static void start(Proc *p, const char *args)
+{
+    char cmd[512];
+    const char *bin = getenv("DAMKA_BIN");
+    ck_assert_msg(bin != NULL, "DAMKA_BIN is not set (run through make test)");
+    snprintf(cmd, sizeof cmd, "%s %s", bin, args);
+    ck_assert(proc_start(p, cmd, NULL));
+}
+
+// Reads until a line starting with word; fails the test on timeout. Returns the line.
+static const char *expect(Proc *p, const char *word)
+{
+    static char line[LINE];
+    ReplyStatus s = proc_wait_for(p, word, proc_now_ms() + WAIT_MS, line, sizeof line);
+    ck_assert_msg(s == REPLY_OK, "no '%s' (status %d)", word, s);
+    return line;
+}
+
+// The next line, which must start with prefix.
+static const char *next_line(Proc *p, const char *prefix)
+{
+    static char line[LINE];
+    ReplyStatus s = proc_read_line(p, proc_now_ms() + WAIT_MS, line, sizeof line);
+    ck_assert_msg(s == REPLY_OK, "no line (status %d), want '%s'", s, prefix);
+    ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0, "got '%s', want '%s...'", line,
+                  prefix);
+    return line;
+}
+
+// The FEN of the current position, through `d`.
+static void current_fen(Proc *p, char *fen, size_t len)
+{
+    proc_send(p, "d");
+    const char *l = expect(p, "Fen:");
+    snprintf(fen, len, "%s", l + 5);
+    expect(p, "Legal");
+}
+
+static void stop(Proc *p)
+{
+    int status = proc_stop(p, "quit");
+    ck_assert_msg(status == 0, "engine did not quit cleanly (status %d)", status);
+}
+
+START_TEST(test_uci_handshake)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "uci");
+    next_line(&p, "id name Damka");
+    next_line(&p, "id author");
+    const char *options[] = {"Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
+                             "Clear Hash", "UCI_Variant", "UCI_AnalyseMode", "MoveFormat"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        const char *l = next_line(&p, "option name ");
+        ck_assert_msg(strncmp(l + 12, options[i], strlen(options[i])) == 0, "%s", l);
+    }
+    next_line(&p, "uciok");
+    proc_send(&p, "isready");
+    next_line(&p, "readyok");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_position_with_moves)
+{
+    Proc p;
+    char fen[256];
+    start(&p, "");
+    proc_send(&p, "position startpos moves c3d4 f6g5 b2c3");
+    current_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "B:W18,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,16");
+    proc_send(&p, "position fen W:W22:B10,18,19 moves c3:e5:c7");
+    current_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "B:W6:B19");
+    stop(&p);
+}
+END_TEST
+
+// Each go limit ends with a legal bestmove.
+static const char *const GO_LIMITS[] = {"go depth 6", "go nodes 20000", "go movetime 200",
+                                        "go wtime 2000 btime 2000 winc 50 binc 50",
+                                        "go wtime 1000 btime 1000 movestogo 5", "go mate 3"};
+
+START_TEST(test_uci_go_limits)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "position startpos moves c3d4");
+    proc_send(&p, "%s", GO_LIMITS[_i]);
+    const char *info = expect(&p, "info");
+    ck_assert(strstr(info, " depth ") && strstr(info, " score ") && strstr(info, " pv "));
+    const char *best = expect(&p, "bestmove");
+    ck_assert_msg(strlen(best) > 9, "%s", best);
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_stop_infinite)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "position startpos");
+    proc_send(&p, "go infinite");
+    expect(&p, "info");
+    // isready answers while searching, and no bestmove comes before stop.
+    proc_send(&p, "isready");
+    char line[LINE];
+    do {
+        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove before stop");
+    } while (strcmp(line, "readyok") != 0);
+    while (proc_read_line(&p, proc_now_ms() + 300, line, sizeof line) == REPLY_OK)
+        ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove before stop");
+    int64_t t0 = proc_now_ms();
+    proc_send(&p, "stop");
+    expect(&p, "bestmove");
+    ck_assert_int_lt(proc_now_ms() - t0, 1000);
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_ponder_then_ponderhit)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "setoption name Ponder value true");
+    proc_send(&p, "position startpos moves c3d4 f6g5");
+    proc_send(&p, "go ponder wtime 500 btime 500");
+    expect(&p, "info");
+    char line[LINE];
+    // Pondering ignores the clock: no bestmove for a while even though 500 ms would be spent.
+    while (proc_read_line(&p, proc_now_ms() + 700, line, sizeof line) == REPLY_OK)
+        ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove while pondering");
+    proc_send(&p, "ponderhit");
+    expect(&p, "bestmove");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_multipv)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "setoption name MultiPV value 3");
+    proc_send(&p, "position startpos");
+    proc_send(&p, "go depth 6");
+    bool seen[4] = {false};
+    char line[LINE];
+    for (;;) {
+        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        if (strncmp(line, "bestmove", 8) == 0)
+            break;
+        const char *m = strstr(line, " multipv ");
+        if (strncmp(line, "info depth 6 ", 13) == 0 && m)
+            seen[atoi(m + 9) & 3] = true;
+    }
+    ck_assert(seen[1] && seen[2] && seen[3]);
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_extras)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "go perft 3");
+    const char *l = expect(&p, "Nodes");
+    ck_assert_str_eq(l, "Nodes searched: 302");
+    proc_send(&p, "eval");
+    expect(&p, "total:");
+    proc_send(&p, "help");
+    expect(&p, "Commands");
+    proc_send(&p, "setoption name MoveFormat value numeric");
+    proc_send(&p, "go depth 2");
+    l = expect(&p, "bestmove");
+    ck_assert_msg(strchr(l, '-') != NULL, "numeric move expected: %s", l);
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_game_over)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "position fen W:W29:B22,25");
+    proc_send(&p, "go depth 5");
+    next_line(&p, "info string error: game over");
+    next_line(&p, "bestmove (none)");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_hub_session)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "hub");
+    const char *id = next_line(&p, "id ");
+    ck_assert(strstr(id, "name=Damka") && strstr(id, "version="));
+    char line[LINE];
+    int params = 0;
+    for (;;) {
+        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        if (strcmp(line, "wait") == 0)
+            break;
+        ck_assert_msg(strncmp(line, "param ", 6) == 0, "%s", line);
+        // Every token after the command is key=value (pydraughts rejects bare flags).
+        char *save = NULL, *tok = strtok_r(line + 6, " ", &save);
+        for (; tok; tok = strtok_r(NULL, " ", &save))
+            ck_assert_msg(strchr(tok, '=') || strchr(tok, '"'), "bare token %s", tok);
+        params++;
+    }
+    ck_assert_int_ge(params, 5);
+    proc_send(&p, "set-param name=hash value=16");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    proc_send(&p, "new-game");
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15\"");
+    proc_send(&p, "level depth=6");
+    proc_send(&p, "go think");
+    const char *info = expect(&p, "info");
+    ck_assert(strstr(info, "depth=") && strstr(info, "score=") && strstr(info, "pv=\""));
+    const char *done = expect(&p, "done");
+    ck_assert_msg(strncmp(done, "done move=18x11x15", 18) == 0, "%s", done); // forced capture
+    proc_send(&p, "ping");
+    next_line(&p, "pong");
+    // Unquoted moves, a time level, and stop during analysis.
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=22-18");
+    proc_send(&p, "level time=10 inc=0.1");
+    proc_send(&p, "go analyze");
+    expect(&p, "info");
+    proc_send(&p, "stop");
+    expect(&p, "done");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_hub_square_numbering_a1)
+{
+    Proc p;
+    start(&p, "hub");
+    proc_send(&p, "hub");
+    expect(&p, "wait");
+    proc_send(&p, "set-param name=square-numbering value=a1");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    // 22-18 (c3-d4) is 10-14 in a1 numbering; black's f6-e5 (11-15) is 23-19.
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 23-19\"");
+    proc_send(&p, "level depth=4");
+    proc_send(&p, "go think");
+    const char *done = expect(&p, "done");
+    ck_assert_msg(strncmp(done, "done move=14x23x19", 18) == 0, "%s", done);
+    stop(&p);
+}
+END_TEST
+
+// Bad input: each line gets exactly one error reply and leaves the position as it was.
+static const struct {
+    const char *line, *error;
+} BAD_UCI[] = {
+    {"frobnicate", "unknown command"},
+    {"go depth", "depth must be"},
+    {"go depth x", "depth must be"},
+    {"go depth 0", "depth must be"},
+    {"go depth 1000000000", "depth must be"},
+    {"go movetime -5", "movetime must be"},
+    {"go wtime abc", "wtime needs"},
+    {"go bogus 5", "unknown go parameter"},
+    {"setoption name Hash value 0", "Hash must be"},
+    {"setoption name Hash value abc", "Hash must be"},
+    {"setoption name Hash value 60000", "cannot allocate"},
+    {"setoption name Threads value -1", "Threads must be"},
+    {"setoption name Nonsense value 1", "unknown option"},
+    {"setoption", "setoption needs"},
+    {"position fen X:W21:B1", "FEN must start"},
+    {"position fen W:W33:B1", "bad square"},
+    {"position startpos moves c3d4 c3d4", "move 2: illegal"},
+    {"position startpos moves c3d4 zz", "move 2: malformed"},
+    {"position", "position needs"},
+    {"position startpos junk", "unexpected"},
+    {"go searchmoves a1b2", "searchmoves"},
+};
+
+START_TEST(test_uci_bad_input)
+{
+    Proc p;
+    char before[256], after[256];
+    start(&p, "");
+    proc_send(&p, "position startpos moves c3d4 f6g5");
+    current_fen(&p, before, sizeof before);
+    proc_send(&p, "%s", BAD_UCI[_i].line);
+    const char *l = next_line(&p, "info string error: ");
+    ck_assert_msg(strstr(l, BAD_UCI[_i].error) != NULL, "'%s' -> '%s', want '%s'",
+                  BAD_UCI[_i].line, l, BAD_UCI[_i].error);
+    current_fen(&p, after, sizeof after); // `d` answers next: no second error line came
+    ck_assert_str_eq(before, after);
+    proc_send(&p, "isready");
+    next_line(&p, "readyok");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_uci_bad_bytes)
+{
+    Proc p;
+    char before[256], after[256];
+    start(&p, "");
+    proc_send(&p, "position startpos moves c3d4");
+    current_fen(&p, before, sizeof before);
+    // An over-long line, binary junk: one error each.
+    static char longline[9000];
+    memset(longline, 'x', sizeof longline - 2);
+    longline[sizeof longline - 2] = '\n';
+    proc_send_raw(&p, longline, sizeof longline - 1);
+    next_line(&p, "info string error: line longer");
+    static const char junk[] = "\x01\x02\xff\xfe garbage\n";
+    proc_send_raw(&p, junk, sizeof junk - 1);
+    next_line(&p, "info string error: line contains non-text");
+    current_fen(&p, after, sizeof after);
+    ck_assert_str_eq(before, after);
+    // CRLF, tabs and repeated spaces are separators.
+    static const char crlf[] = "position\t startpos   moves\tc3d4  f6g5\r\n";
+    proc_send_raw(&p, crlf, sizeof crlf - 1);
+    current_fen(&p, after, sizeof after);
+    ck_assert_str_eq(after, "W:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,16");
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_hub_bad_input)
+{
+    static const char *const bad[] = {"frobnicate", "level depth=0", "level", "go",
+                                      "pos pos=Wbbb", "set-param name=hash value=0",
+                                      "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-17 99-1\"",
+                                      "go think x=\"unterminated"};
+    Proc p;
+    start(&p, "hub");
+    proc_send(&p, "hub");
+    expect(&p, "wait");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        proc_send(&p, "%s", bad[i]);
+        next_line(&p, "error message=\"");
+        proc_send(&p, "ping");
+        next_line(&p, "pong"); // exactly one reply per bad line
+    }
+    stop(&p);
+}
+END_TEST
+
+START_TEST(test_end_of_input_during_search)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "go infinite");
+    expect(&p, "info");
+    int64_t t0 = proc_now_ms();
+    proc_close_input(&p);
+    char line[LINE];
+    ReplyStatus s;
+    while ((s = proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line)) == REPLY_OK)
+        ;
+    ck_assert_int_eq(s, REPLY_CRASH); // the process ended (end of its output)
+    ck_assert_int_lt(proc_now_ms() - t0, 2000);
+    ck_assert_int_eq(proc_stop(&p, NULL), 0);
+}
+END_TEST
+
+START_TEST(test_version_and_help)
+{
+    Proc p;
+    char line[LINE];
+    start(&p, "--version");
+    ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert(strncmp(line, "Damka ", 6) == 0);
+    proc_stop(&p, NULL);
+    start(&p, "--help");
+    ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert(strncmp(line, "usage: damka", 12) == 0);
+    proc_stop(&p, NULL);
+}
+END_TEST
+
+Suite *suite_protocol(void)
+{
+    Suite *s = suite_create("protocol");
+    TCase *tc = tcase_create("sessions");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_uci_handshake);
+    tcase_add_test(tc, test_uci_position_with_moves);
+    tcase_add_loop_test(tc, test_uci_go_limits, 0, (int)(sizeof GO_LIMITS / sizeof GO_LIMITS[0]));
+    tcase_add_test(tc, test_uci_stop_infinite);
+    tcase_add_test(tc, test_uci_ponder_then_ponderhit);
+    tcase_add_test(tc, test_uci_multipv);
+    tcase_add_test(tc, test_uci_extras);
+    tcase_add_test(tc, test_uci_game_over);
+    tcase_add_test(tc, test_hub_session);
+    tcase_add_test(tc, test_hub_square_numbering_a1);
+    tcase_add_loop_test(tc, test_uci_bad_input, 0, (int)(sizeof BAD_UCI / sizeof BAD_UCI[0]));
+    tcase_add_test(tc, test_uci_bad_bytes);
+    tcase_add_test(tc, test_hub_bad_input);
+    tcase_add_test(tc, test_end_of_input_during_search);
+    tcase_add_test(tc, test_version_and_help);
+    suite_add_tcase(s, tc);
+    return s;
+}
