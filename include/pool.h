@@ -17,6 +17,7 @@ struct Pool;
 typedef struct PoolSlot {
     struct Pool *pool;
     int index;
+    uint64_t first_seen; // the pool's search id when the thread was created
 } PoolSlot;
 
 typedef struct Pool {

@@ -12,10 +12,10 @@ static void choose_result(Pool *p)
     if (!sh->has_best || sh->limits.multipv > 1)
         return;
     Depth best_depth = sh->best_depth;
-    for (int i = 1; i < p->count; i++) {
+    for (int i = 1; i < sh->thread_count; i++) {
         Move m;
         Score s;
-        Depth d = search_worker_result(p->workers[i], &m, &s);
+        Depth d = search_worker_result(sh->workers[i], &m, &s);
         if (d > best_depth && s >= sh->best_score) {
             if (m.from != sh->best.from || m.to != sh->best.to || m.captured != sh->best.captured)
                 sh->has_ponder = false; // the main thread's reply does not follow this move
@@ -31,7 +31,9 @@ static void *thread_main(void *arg)
 {
     PoolSlot *a = arg;
     Pool *p = a->pool;
-    uint64_t seen = 0;
+    // Threads are created between searches; the creator recorded the search id of that
+    // moment, so the next search is the first one this thread runs.
+    uint64_t seen = a->first_seen;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->quit && p->search_id == seen)
@@ -84,7 +86,7 @@ static bool start_threads(Pool *p, int n)
 {
     for (int i = 0; i < n; i++) {
         p->workers[i] = search_worker_new(i);
-        p->slots[i] = (PoolSlot){p, i};
+        p->slots[i] = (PoolSlot){p, i, p->search_id};
         if (!p->workers[i] || pthread_create(&p->threads[i], NULL, thread_main, &p->slots[i]) != 0) {
             search_worker_free(p->workers[i]);
             p->workers[i] = NULL;

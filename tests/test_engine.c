@@ -2,6 +2,7 @@
 // Tests of the game-end rules (7.2), the evaluation, the transposition table and the search.
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "board.h"
@@ -13,6 +14,7 @@
 #include "search.h"
 #include "tables.h"
 #include "test_suites.h"
+#include "timeman.h"
 #include "tt.h"
 
 // ---- Rules 7.2 --------------------------------------------------------------------------------
@@ -258,7 +260,7 @@ static void search_fen(Engine *e, const char *fen, int depth, char *best, Score 
 typedef struct Puzzle {
     const char *fen;
     int depth;
-    const char *best; // UCI move
+    const char *best; // the winning move(s) in UCI form, separated by spaces
     int min_score;    // the search must see at least this much (a win: >= SCORE_WIN_MIN)
     const char *what;
 } Puzzle;
@@ -268,13 +270,24 @@ static const Puzzle PUZZLES[] = {
     // h2-g3 gives a man (h4xf2 is forced), e1xg3, and after f6-g5 the double capture
     // h6xf4xd6 wins: a sacrifice that leads to a winning multi-capture.
     {"W:W12,18,22,28,29,30,31:B3,11,15,20,21", 12, "h2g3", SCORE_WIN_MIN, "sacrifice"},
-    // Three black kings against a white king off the long diagonal: d2-a5 wins by force.
-    {"B:WK2:BK14,K15,K26", 12, "d2a5", SCORE_WIN_MIN, "three kings against one"},
+    // Three black kings against a white king off the long diagonal: d2-a5 and e5-c3 both win
+    // in 4 (every other move takes longer).
+    {"B:WK2:BK14,K15,K26", 12, "d2a5 e5c3", SCORE_WIN_MIN, "three kings against one"},
     // A king and two men against two men: the king's quiet f6-c3 wins by force.
     {"W:WK11,19,21:B4,26", 12, "f6c3", SCORE_WIN_MIN, "king ending"},
     // Only the quiet g5-f6 wins (c5-b6 only draws): the man is promoted by force.
     {"W:W14,16:B12", 8, "g5f6", SCORE_WIN_MIN, "only quiet move"},
 };
+
+// True when move is one of the space-separated moves of list.
+static bool is_one_of(const char *move, const char *list)
+{
+    size_t n = strlen(move);
+    for (const char *s = list; (s = strstr(s, move)) != NULL; s += n)
+        if ((s == list || s[-1] == ' ') && (s[n] == '\0' || s[n] == ' '))
+            return true;
+    return false;
+}
 
 START_TEST(test_search_puzzles)
 {
@@ -284,9 +297,8 @@ START_TEST(test_search_puzzles)
     char best[MOVE_TEXT_MAX];
     Score score;
     search_fen(&e, p->fen, p->depth, best, &score);
-    if (p->best)
-        ck_assert_msg(strcmp(best, p->best) == 0, "%s: played %s, want %s (score %d)", p->what,
-                      best, p->best, score);
+    ck_assert_msg(is_one_of(best, p->best), "%s: played %s, want %s (score %d)", p->what, best,
+                  p->best, score);
     ck_assert_msg(score >= p->min_score, "%s: score %d, want >= %d", p->what, score,
                   p->min_score);
     engine_destroy(&e);
@@ -357,6 +369,76 @@ START_TEST(test_search_repetition_in_search)
 }
 END_TEST
 
+START_TEST(test_smp_same_forced_wins)
+{
+    // Four threads find the same winning moves as one thread.
+    static Engine e;
+    ck_assert(engine_init(&e));
+    ck_assert(engine_set_threads(&e, 4));
+    for (size_t i = 0; i < sizeof PUZZLES / sizeof PUZZLES[0]; i++) {
+        char best[MOVE_TEXT_MAX];
+        Score score;
+        search_fen(&e, PUZZLES[i].fen, PUZZLES[i].depth, best, &score);
+        ck_assert_msg(is_one_of(best, PUZZLES[i].best), "%s: 4 threads played %s",
+                      PUZZLES[i].what, best);
+        ck_assert_int_ge(score, PUZZLES[i].min_score);
+    }
+    engine_destroy(&e);
+}
+END_TEST
+
+START_TEST(test_smp_thread_changes_and_legal_moves)
+{
+    // Threads 1 -> 4 -> 2 -> 1 between searches; every search returns a legal move.
+    static Engine e;
+    ck_assert(engine_init(&e));
+    static const int counts[] = {1, 4, 2, 1};
+    static const char *const fens[] = {"W:W21-32:B1-12", "B:W17,21,22,23,24,26,27,29,30,31,32:"
+                                                         "B1,2,3,4,5,6,7,10,13,15,19",
+                                       "W:WK21,22,24,28:B13,18,23", "W:W5,K18,28:BK19"};
+    for (int k = 0; k < 4; k++) {
+        ck_assert(engine_set_threads(&e, counts[k]));
+        ck_assert_int_eq(e.pool.count, counts[k]);
+        for (int i = 0; i < 4; i++) {
+            char best[MOVE_TEXT_MAX];
+            Score score;
+            search_fen(&e, fens[i], 7, best, &score);
+            Move m;
+            char err[128];
+            ck_assert_msg(notation_parse_move(&e.board, best, MOVE_FMT_ALG, &m, err, sizeof err),
+                          "%d threads, %s: %s", counts[k], fens[i], err);
+        }
+    }
+    ck_assert(!engine_set_threads(&e, 0));
+    ck_assert_int_eq(e.pool.count, 1);
+    engine_destroy(&e);
+}
+END_TEST
+
+START_TEST(test_smp_stop_at_once)
+{
+    static Engine e;
+    ck_assert(engine_init(&e));
+    ck_assert(engine_set_threads(&e, 4));
+    char err[128];
+    ck_assert(engine_set_position(&e, NULL, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    SearchLimits l;
+    memset(&l, 0, sizeof l);
+    l.infinite = true;
+    l.multipv = 1;
+    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    engine_go(&e, &l, NULL, noop_best, NULL);
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    ck_assert(engine_is_searching(&e));
+    int64_t t0 = timeman_now_ms();
+    engine_stop(&e);
+    ck_assert_int_lt(timeman_now_ms() - t0, 500);
+    ck_assert(e.sh.has_best);
+    engine_destroy(&e);
+}
+END_TEST
+
 START_TEST(test_bench_deterministic)
 {
     // The same node count twice in one process (the bench signature is reproducible).
@@ -396,6 +478,9 @@ Suite *suite_engine(void)
     tcase_add_test(se, test_search_draw_rule_7_2_7);
     tcase_add_test(se, test_search_repetition_in_search);
     tcase_add_test(se, test_bench_deterministic);
+    tcase_add_test(se, test_smp_same_forced_wins);
+    tcase_add_test(se, test_smp_thread_changes_and_legal_moves);
+    tcase_add_test(se, test_smp_stop_at_once);
     suite_add_tcase(s, se);
     return s;
 }
