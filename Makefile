@@ -54,7 +54,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install deps test-run openings
+        check-layers clean install deps test-run openings fuzz fuzz-run
 
 all: damka damka-match
 
@@ -153,6 +153,29 @@ lint:
 
 check-layers:
 	@sh tools/check_layers.sh
+
+# Fuzzing with libFuzzer (clang and its runtime: Debian clang, libclang-rt-14-dev).
+# `make fuzz` builds the harnesses; `make fuzz-run FUZZ_SECONDS=N` runs each for N seconds
+# on its corpus and replays tests/fuzz/regressions (inputs that once broke something).
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=all -Wno-pass-failed -DFUZZING
+FUZZ_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) build/fuzz/bench_positions.h
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Ibuild/fuzz -o $@ $< $(FUZZ_SRC) -lpthread -lm
+
+build/fuzz/bench_positions.h: bench/positions.txt
+	@mkdir -p $(dir $@)
+	sed -n 's/^\([WB]:[^#]*[^# ]\).*$$/"\1",/p' $< > $@
+
+fuzz:
+	@sh tools/fuzz_deps.sh
+	$(MAKE) build/fuzz/fuzz_protocol build/fuzz/fuzz_notation
+
+fuzz-run: fuzz
+	sh tools/fuzz_run.sh $(FUZZ_SECONDS)
 
 # Opening sets for matches: all 3-ply positions, and those a depth-10 search finds near equal.
 $(BUILD)/make-openings: $(BUILD)/make_openings.o $(LIB)
