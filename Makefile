@@ -54,7 +54,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install deps test-run openings fuzz fuzz-run
+        check-layers clean install deps test-run openings fuzz fuzz-run latency
 
 all: damka damka-match
 
@@ -184,6 +184,14 @@ $(BUILD)/make-openings: $(BUILD)/make_openings.o $(LIB)
 $(BUILD)/make_openings.o: tools/make_openings.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# Stop-to-bestmove latency (bench/RESULTS.md).
+$(BUILD)/damka-latency: tools/latency.c $(MATCH_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -Itools/match -o $@ $^ $(LDLIBS)
+
+latency: damka $(BUILD)/damka-latency
+	$(BUILD)/damka-latency ./damka 100 1
+	$(BUILD)/damka-latency ./damka 100 2
 
 openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 3 > book/openings/3ply.txt

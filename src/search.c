@@ -3,6 +3,8 @@
 // capture quiescence with threat resolution, move ordering, draw and game-end scoring.
 #include "search.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,9 @@ enum {
     ASPIRATION_DELTA = 20,  // initial half-width of the window, in centi-men
     HISTORY_MAX = 1 << 14,
     LMR_MIN_DEPTH = 3,
-    LMR_MIN_MOVES = 3,      // moves searched at full depth before reductions start
+    LMR_MIN_MOVES = 2,      // moves searched at full depth before reductions start
+    RFP_MAX_DEPTH = 4,      // reverse futility pruning up to this depth
+    RFP_MARGIN = 70,        // per ply of depth, in centi-men
 };
 
 typedef struct RootMove {
@@ -51,6 +55,17 @@ struct SearchWorker {
     int pv_index;                             // MultiPV line being searched
     RootMove roots[MAX_MOVES];
 };
+
+// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2 plies.
+static int8_t lmr_table[64][MAX_MOVES];
+static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
+
+static void build_lmr(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < MAX_MOVES; i++)
+            lmr_table[d][i] = (int8_t)(0.5 + log((double)d) * log((double)i) / 2.0);
+}
 
 static inline bool same_move(const Move *a, const Move *b)
 {
@@ -332,7 +347,18 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     if (n == 1 && ply < 2 * w->root_depth)
         depth++;
 
-    // Step 5. Search the moves, best-ordered first.
+    // Step 5. Reverse futility: far above beta at low depth, in a quiet position (no capture
+    // for either side), a fail high is taken on the static score. Not a null move: zugzwang is
+    // common in draughts, but a margin per ply of depth covers it in quiet positions.
+    bool quiet = !list.moves[0].captured && !movegen_opponent_has_capture(b);
+    if (!pv_node && quiet && depth <= RFP_MAX_DEPTH && beta > -SCORE_WIN_MIN &&
+        beta < SCORE_WIN_MIN) {
+        Score e = eval_evaluate(b);
+        if (e - RFP_MARGIN * depth >= beta)
+            return e;
+    }
+
+    // Step 6. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
     score_moves(w, b, &list, tt_hit ? tt.move : 0, ply, scores);
     Score best = -SCORE_INF, orig_alpha = alpha;
@@ -353,10 +379,13 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
             // Late quiet moves are searched shallower first (late-move reduction).
             Depth r = 0;
             if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !m->captured &&
-                !(m->flags & MOVE_PROMOTES))
-                r = 1 + (i >= 8 && depth >= 6) - (pv_node ? 1 : 0);
-            if (r < 0)
-                r = 0;
+                !(m->flags & MOVE_PROMOTES)) {
+                r = lmr_table[depth < 64 ? depth : 63][i] - (pv_node ? 1 : 0);
+                if (r < 0)
+                    r = 0;
+                if (r > new_depth - 1)
+                    r = new_depth - 1;
+            }
             s = -search(w, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
             if (s > alpha && r > 0)
                 s = -search(w, &child, -alpha - 1, -alpha, new_depth, ply + 1, false);
@@ -382,7 +411,7 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
         }
     }
 
-    // Step 6. Store.
+    // Step 7. Store.
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, b->key, has_best ? search_move_code(&best_move) : 0,
              score_to_tt(best, ply), 0, depth, bound);
@@ -563,6 +592,7 @@ static void finish_main(SearchWorker *w)
 
 void search_run(SearchWorker *w, SearchShared *sh)
 {
+    pthread_once(&lmr_once, build_lmr);
     init_worker(w, sh);
     bool is_main = w->id == 0;
     if (w->nroots == 0) {
@@ -603,7 +633,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
         for (int line = 0; line < lines; line++)
             report(w, d, line, BOUND_EXACT);
 
-        // Step 7. Time: stop after an iteration once past the (stretched) soft target.
+        // Time: stop after an iteration once past the (stretched) soft target.
         if (!same_move(&last_best, &w->roots[0].move))
             changes += 1.0;
         last_best = w->roots[0].move;

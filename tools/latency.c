@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Stop latency: starts an engine, and TRIES times runs `go infinite`, lets it search, sends
+// `stop` and times the wait for `bestmove`. Prints the median and the maximum in ms.
+// Usage: damka-latency [CMD] [TRIES] [THREADS]
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "match.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "./damka";
+    int tries = argc > 2 ? atoi(argv[2]) : 100, threads = argc > 3 ? atoi(argv[3]) : 1;
+    if (tries < 1 || tries > 10000 || threads < 1 || threads > 256) {
+        fprintf(stderr, "usage: damka-latency [CMD] [TRIES 1..10000] [THREADS]\n");
+        return 2;
+    }
+    Proc p;
+    char line[16384];
+    if (!proc_start(&p, cmd, NULL)) {
+        fprintf(stderr, "cannot start %s\n", cmd);
+        return 1;
+    }
+    proc_send(&p, "setoption name Threads value %d", threads);
+    proc_send(&p, "isready");
+    if (proc_wait_for(&p, "readyok", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+        return 1;
+    double *ms = malloc((size_t)tries * sizeof *ms);
+    static const char *const positions[] = {
+        "startpos", "fen B:W17,21,22,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,13,15,19",
+        "fen W:W12,18,22,28,29,30,31:B3,11,15,20,21", "fen W:WK21,22,24,28:B13,18,23"};
+    for (int i = 0; i < tries; i++) {
+        proc_send(&p, "position %s", positions[i % 4]);
+        proc_send(&p, "go infinite");
+        // Let it get deep: 150 to 400 ms into the search.
+        struct timespec ts = {0, (150 + (i * 37) % 250) * 1000000L};
+        nanosleep(&ts, NULL);
+        double t0 = now_us();
+        proc_send(&p, "stop");
+        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK) {
+            fprintf(stderr, "no bestmove after stop (try %d)\n", i + 1);
+            return 1;
+        }
+        ms[i] = (now_us() - t0) / 1000.0;
+    }
+    proc_stop(&p, "quit");
+    qsort(ms, (size_t)tries, sizeof *ms, cmp_double);
+    printf("stop -> bestmove over %d tries, %d thread(s): median %.3f ms, max %.3f ms\n", tries,
+           threads, ms[tries / 2], ms[tries - 1]);
+    free(ms);
+    return 0;
+}
