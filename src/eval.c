@@ -45,7 +45,8 @@ const char *eval_param_name(int i) { return PARAMS[i].name; }
 int *eval_param_ref(int i) { return PARAMS[i].ref; }
 
 // Masks built once: the forward cone of each square for each side, central squares, etc.
-static Bitboard cone[2][SQUARE_COUNT];
+static Bitboard cone[2][BIT_COUNT];    // by bit, so the loop over men needs no square lookup
+static Bitboard rank_mask[2][8];        // [side][rank counted from that side]
 static Bitboard center_mask, edge_mask, back_rank[2], diagonal_mask;
 static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
 
@@ -66,11 +67,14 @@ static void build_masks(void)
         for (Square t = 0; t < SQUARE_COUNT; t++) {
             int tx = tables_file(t), ty = tables_rank(t);
             int dx = tx > x ? tx - x : x - tx;
+            int bit = bb_lsb(g_square_bb[s]);
             if (ty > y && dx <= ty - y + 1)
-                cone[SIDE_WHITE][s] |= g_square_bb[t];
+                cone[SIDE_WHITE][bit] |= g_square_bb[t];
             if (ty < y && dx <= y - ty + 1)
-                cone[SIDE_BLACK][s] |= g_square_bb[t];
+                cone[SIDE_BLACK][bit] |= g_square_bb[t];
         }
+        rank_mask[SIDE_WHITE][y] |= g_square_bb[s];
+        rank_mask[SIDE_BLACK][7 - y] |= g_square_bb[s];
     }
     back_rank[SIDE_WHITE] = BB_RANK1;
     back_rank[SIDE_BLACK] = BB_RANK8;
@@ -83,11 +87,6 @@ static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance",  "stru
 typedef struct Terms {
     int v[TERM_COUNT];
 } Terms;
-
-static int relative_rank(Side s, Square sq)
-{
-    return s == SIDE_WHITE ? tables_rank(sq) : 7 - tables_rank(sq);
-}
 
 static int quiet_moves(const Board *b, Side s, int *king_moves)
 {
@@ -112,14 +111,14 @@ static void side_terms(const Board *b, Side s, Terms *t)
     Bitboard men = b->pieces[s] & ~b->kings, kings = b->pieces[s] & b->kings;
     Bitboard enemy = b->pieces[o], enemy_men = enemy & ~b->kings;
     t->v[T_MATERIAL] += p->man * bb_count(men) + p->king * bb_count(kings);
-    for (Bitboard m = men; m; m = bb_pop(m)) {
-        Square sq = g_bit_square[bb_lsb(m)];
-        int r = relative_rank(s, sq);
-        t->v[T_ADVANCE] += p->adv[r];
-        // A man whose whole path is free of enemy pieces promotes unless a king comes.
-        if (!(cone[s][sq] & enemy) && !(enemy & b->kings))
-            t->v[T_RUNAWAY] += p->runaway[r];
-    }
+    for (int r = 1; r < 7; r++)
+        t->v[T_ADVANCE] += p->adv[r] * bb_count(men & rank_mask[s][r]);
+    // A man whose whole path is free of enemy pieces promotes unless a king comes.
+    if (!(enemy & b->kings))
+        for (int r = 3; r < 7; r++)
+            for (Bitboard m = men & rank_mask[s][r]; m; m = bb_pop(m))
+                if (!(cone[s][bb_lsb(m)] & enemy))
+                    t->v[T_RUNAWAY] += p->runaway[r];
     t->v[T_STRUCTURE] += p->center * bb_count(men & center_mask) + p->edge * bb_count(men & edge_mask);
     if (enemy_men)
         t->v[T_STRUCTURE] += p->back_guard * bb_count(men & back_rank[s]);

@@ -350,9 +350,8 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     // Step 5. Reverse futility: far above beta at low depth, in a quiet position (no capture
     // for either side), a fail high is taken on the static score. Not a null move: zugzwang is
     // common in draughts, but a margin per ply of depth covers it in quiet positions.
-    bool quiet = !list.moves[0].captured && !movegen_opponent_has_capture(b);
-    if (!pv_node && quiet && depth <= RFP_MAX_DEPTH && beta > -SCORE_WIN_MIN &&
-        beta < SCORE_WIN_MIN) {
+    if (!pv_node && depth <= RFP_MAX_DEPTH && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN &&
+        !list.moves[0].captured && !movegen_opponent_has_capture(b)) {
         Score e = eval_evaluate(b);
         if (e - RFP_MARGIN * depth >= beta)
             return e;
