@@ -101,7 +101,7 @@ $(BUILD)/tests/%.o: tests/%.c
 # A misbehaving engine for the match runner's tests.
 $(BUILD)/fake/fake_engine: tests/fake/fake_engine.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 $(BUILD)/check_damka: $(TEST_OBJ) $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
@@ -187,7 +187,7 @@ $(BUILD)/make_openings.o: tools/make_openings.c
 
 # Stop-to-bestmove latency (bench/RESULTS.md).
 $(BUILD)/damka-latency: tools/latency.c $(MATCH_LIB) $(LIB)
-	$(CC) $(CFLAGS_ALL) -Itools/match -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -Itools/match -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 latency: damka $(BUILD)/damka-latency
 	$(BUILD)/damka-latency ./damka 100 1

@@ -58,6 +58,7 @@ typedef struct SearchShared {
     atomic_bool stop;         // set by the main thread, the protocol or a limit
     atomic_bool pondering;    // while set, time limits do not apply
     _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
+    _Atomic int completed_depth; // deepest iteration any thread has completed
     Board root;
     DrawCounters root_counters;
     const Key *history;       // keys of the game's earlier positions, oldest first

@@ -150,14 +150,16 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
         double t0 = now_seconds();
         engine_go(e, &limits, bench_info, bench_best, &ctx);
         engine_wait(e);
-        searching += now_seconds() - t0;
+        double dt = now_seconds() - t0;
+        searching += dt;
         uint64_t n = 0;
         for (int t = 0; t < e->sh.thread_count; t++)
             n += search_worker_nodes(e->sh.workers[t]);
         if (e->sh.has_best)
             notation_move(&e->sh.best, MOVE_FMT_UCI, text, sizeof text);
-        fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu\n", i + 1, count,
-                BENCH_FENS[i], text, e->sh.best_score, (unsigned long long)n);
+        fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu time %.0f ms\n",
+                i + 1, count, BENCH_FENS[i], text, e->sh.best_score, (unsigned long long)n,
+                dt * 1000.0);
         total += n;
     }
     fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);

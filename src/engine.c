@@ -131,6 +131,7 @@ void engine_go(Engine *e, const SearchLimits *limits, SearchInfoFn on_info, Engi
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, limits->ponder);
     atomic_store(&sh->start_ms, timeman_now_ms());
+    atomic_store(&sh->completed_depth, 0);
     sh->root = e->board;
     sh->root_counters = e->counters;
     sh->history = e->keys;

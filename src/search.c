@@ -167,6 +167,10 @@ static void count_node(SearchWorker *w, int ply)
         atomic_store(&sh->stop, true);
     if (sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
         atomic_store(&sh->stop, true);
+    // A helper has completed the last iteration asked for: its result will be reported.
+    if (sh->limits.depth && sh->limits.multipv <= 1 &&
+        atomic_load_explicit(&sh->completed_depth, memory_order_relaxed) >= sh->limits.depth)
+        atomic_store(&sh->stop, true);
 }
 
 // Draw by repetition (any earlier occurrence since the last irreversible move) or by one of
@@ -614,7 +618,13 @@ void search_run(SearchWorker *w, SearchShared *sh)
     bool instant = w->nroots == 1 && !sh->limits.analysis && !sh->limits.infinite &&
                    !sh->limits.ponder && sh->budget.soft_ms >= 0;
     for (Depth depth = 1; depth <= max_depth && !stopped(w); depth++) {
-        // Lazy SMP: helpers with an odd id search one ply deeper for diversity.
+        // Lazy SMP: no thread repeats an iteration another has completed (single line), and
+        // helpers with an odd id search one ply deeper for diversity.
+        int done = atomic_load_explicit(&sh->completed_depth, memory_order_relaxed);
+        if (lines == 1 && done >= depth)
+            depth = done + 1;
+        if (depth > max_depth)
+            break;
         Depth d = is_main ? depth : depth + (w->id & 1);
         w->root_depth = d;
         for (int i = 0; i < w->nroots; i++)
@@ -627,6 +637,9 @@ void search_run(SearchWorker *w, SearchShared *sh)
         w->completed = d;
         w->completed_best = w->roots[0].move;
         w->completed_score = w->roots[0].score;
+        int prev = atomic_load(&sh->completed_depth);
+        while (prev < d && !atomic_compare_exchange_weak(&sh->completed_depth, &prev, d))
+            ;
         if (!is_main)
             continue;
         for (int line = 0; line < lines; line++)

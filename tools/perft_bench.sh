@@ -5,17 +5,19 @@
 bin=${1:-./damka}
 depth=${2:-12}
 runs=${3:-5}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-for mode in bulk --no-bulk; do
-    flag=$([ "$mode" = bulk ] || echo --no-bulk)
+out=$(mktemp)
+for flag in "" --no-bulk; do
     times=""
     i=0
     while [ $i -lt "$runs" ]; do
-        t=$("$bin" perft "$depth" $flag 2>&1 >/dev/null | sed -n 's/^Time: \([0-9.]*\) s.*/\1/p')
-        times="$times $t"
+        "$bin" perft "$depth" $flag > "$out" 2>&1
+        nodes=$(sed -n 's/^Nodes searched: \([0-9]*\).*/\1/p' "$out")
+        times="$times $(sed -n 's/.*Time: \([0-9.]*\) s.*/\1/p' "$out")"
         i=$((i + 1))
     done
-    nodes=$("$bin" perft 1 >/dev/null 2>&1; "$bin" perft "$depth" $flag 2>/dev/null | sed -n 's/^Nodes searched: //p')
-    med=$(for t in $times; do echo "$t"; done | median)
-    echo "perft $depth ($mode): runs:$times  median ${med} s  $(awk -v n="$nodes" -v t="$med" 'BEGIN {printf "%.0f leaves/s", n / t}')"
+    med=$(for t in $times; do echo "$t"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    printf 'perft %s %s: nodes %s, runs (s):%s, median %s s, %s leaves/s\n' "$depth" \
+        "${flag:-(bulk counting)}" "$nodes" "$times" "$med" \
+        "$(awk -v n="$nodes" -v t="$med" 'BEGIN {printf "%.0f", n / t}')"
 done
+rm -f "$out"
