@@ -138,11 +138,12 @@ static uint64_t total_nodes(const SearchShared *sh)
     return n;
 }
 
-// A search always completes depth 1 (a few hundred nodes at most), so that even an immediate
-// stop returns a searched move.
+// The main thread always completes depth 1 (a few hundred nodes at most), so that even an
+// immediate stop returns a searched move. Helpers stop at once.
 static bool stopped(const SearchWorker *w)
 {
-    return w->completed > 0 && atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
+    return (w->completed > 0 || w->id != 0) &&
+           atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
 static int64_t elapsed_ms(const SearchShared *sh)
@@ -421,6 +422,8 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     return best;
 }
 
+static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound);
+
 // Searches the root moves from w->pv_index on; keeps each move's score and PV.
 static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
 {
@@ -454,6 +457,11 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
             int n = w->pvlen[1] < MAX_PLY - 1 ? w->pvlen[1] : MAX_PLY - 1;
             memcpy(&rm->pv[1], w->pv[1], (size_t)n * sizeof(Move));
             rm->pvlen = n + 1;
+            // A new best move in the middle of an iteration is reported at once (after the
+            // first half second, so that short searches do not flood the output).
+            if (w->id == 0 && i > w->pv_index && s > alpha && s < beta &&
+                elapsed_ms(w->sh) >= 500)
+                report_move(w, depth, rm, w->pv_index, BOUND_EXACT);
         } else {
             rm->score = -SCORE_INF; // not better than the lines above: sorted after them
         }
@@ -483,12 +491,12 @@ static void sort_roots(SearchWorker *w, int from)
     }
 }
 
-static void report(SearchWorker *w, Depth depth, int line, Bound bound)
+// Reports root move rm as MultiPV line `line` (0-based).
+static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound)
 {
     SearchShared *sh = w->sh;
     if (!sh->on_info)
         return;
-    const RootMove *rm = &w->roots[line];
     atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
     SearchReport r = {.depth = depth,
                       .seldepth = rm->seldepth > depth ? rm->seldepth : depth,
@@ -501,6 +509,11 @@ static void report(SearchWorker *w, Depth depth, int line, Bound bound)
                       .pvlen = rm->pvlen};
     memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(Move));
     sh->on_info(sh->ctx, &r);
+}
+
+static void report(SearchWorker *w, Depth depth, int line, Bound bound)
+{
+    report_move(w, depth, &w->roots[line], line, bound);
 }
 
 static void init_roots(SearchWorker *w)
@@ -621,8 +634,8 @@ void search_run(SearchWorker *w, SearchShared *sh)
         // Lazy SMP: no thread repeats an iteration another has completed (single line), and
         // helpers with an odd id search one ply deeper for diversity.
         int done = atomic_load_explicit(&sh->completed_depth, memory_order_relaxed);
-        if (lines == 1 && done >= depth)
-            depth = done + 1;
+        if (lines == 1 && done >= depth && w->completed > 0)
+            depth = done + 1; // (the main thread's first iteration is always depth 1)
         if (depth > max_depth)
             break;
         Depth d = is_main ? depth : depth + (w->id & 1);

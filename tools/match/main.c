@@ -437,8 +437,11 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
     int n = m->wins + m->losses + m->draws;
     printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", c->engines[0].name, c->engines[1].name,
            m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n, n);
-    if (s->finished % 10 == 0)
-        print_elo_line(s);
+    double elo, err;
+    stats_elo_error(m, &elo, &err);
+    printf("Progress: %d/%d games, W-L-D %d-%d-%d, score %.3f, Elo %.1f +/- %.1f\n",
+           s->finished, c->games, m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n,
+           elo, err);
     if (s->pdn) {
         char tcbuf[64];
         tc_format(&c->tc[white], tcbuf, sizeof tcbuf);
