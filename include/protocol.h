@@ -70,6 +70,11 @@ void proto_write(Proto *p, const char *fmt, ...) __attribute__((format(printf, 2
 // Writes one error line in the current dialect's form.
 void proto_error(Proto *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+// Stops any running search, then starts one with the given reporters; when the side to move
+// has no legal move, replies with an error and no_move_reply instead.
+void proto_go(Proto *p, const SearchLimits *limits, SearchInfoFn on_info, EngineBestFn on_best,
+              const char *no_move_reply);
+
 // Stops a running search and waits for its final reply.
 void proto_stop_search(Proto *p);
 

@@ -76,6 +76,9 @@ typedef struct SearchShared {
     Depth best_depth;
 } SearchShared;
 
+// Sets l to a fixed-depth analysis search with no clock (bench, tools, tests).
+void search_limits_depth(SearchLimits *l, Depth depth);
+
 // Allocates a worker (64-byte aligned, owns its board, stacks, killers and history); NULL when
 // out of memory.
 SearchWorker *search_worker_new(int id);

@@ -141,11 +141,7 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
             continue;
         }
         SearchLimits limits;
-        memset(&limits, 0, sizeof limits);
-        limits.depth = depth;
-        limits.multipv = 1;
-        limits.analysis = true;
-        limits.time = (TimeInput){-1, 0, 0, -1, 0};
+        search_limits_depth(&limits, depth);
         BenchCtx ctx = {0};
         double t0 = now_seconds();
         engine_go(e, &limits, bench_info, bench_best, &ctx);

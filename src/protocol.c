@@ -67,6 +67,19 @@ void proto_error(Proto *p, const char *fmt, ...)
         proto_write(p, "info string error: %s", msg);
 }
 
+void proto_go(Proto *p, const SearchLimits *limits, SearchInfoFn on_info, EngineBestFn on_best,
+              const char *no_move_reply)
+{
+    proto_stop_search(p);
+    if (movegen_count(&p->engine->board) == 0) {
+        proto_error(p, "game over, no legal move");
+        proto_write(p, "%s", no_move_reply);
+        return;
+    }
+    p->searching = true;
+    engine_go(p->engine, limits, on_info, on_best, p);
+}
+
 void proto_stop_search(Proto *p)
 {
     if (p->searching) {
@@ -389,15 +402,7 @@ static void uci_go(Proto *p, char **tok, int n)
     limits.analysis = p->analyse_mode;
     if (!parse_go(p, tok, n, &limits))
         return;
-    proto_stop_search(p);
-    MoveList list;
-    if (movegen_all(&p->engine->board, &list) == 0) {
-        proto_error(p, "game over, no legal move");
-        proto_write(p, "bestmove (none)");
-        return;
-    }
-    p->searching = true;
-    engine_go(p->engine, &limits, uci_info, uci_best, p);
+    proto_go(p, &limits, uci_info, uci_best, "bestmove (none)");
 }
 
 static void show_board(Proto *p)

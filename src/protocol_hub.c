@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movegen.h"
 
 enum { HUB_ARGS_MAX = 32 };
 
@@ -261,13 +260,6 @@ static void hub_go(Proto *p, const HubArgs *a)
         proto_error(p, "go needs one of think, ponder, analyze");
         return;
     }
-    proto_stop_search(p);
-    MoveList list;
-    if (movegen_all(&p->engine->board, &list) == 0) {
-        proto_error(p, "game over, no legal move");
-        proto_write(p, "done");
-        return;
-    }
     SearchLimits l;
     memset(&l, 0, sizeof l);
     const HubLevel *lv = &p->level;
@@ -281,8 +273,7 @@ static void hub_go(Proto *p, const HubArgs *a)
     // Hub adds the increment before the move: the clock given already includes it.
     if (lv->time_ms >= 0)
         l.time.inc_ms = 0, l.time.time_ms = lv->time_ms + lv->inc_ms;
-    p->searching = true;
-    engine_go(p->engine, &l, hub_info, hub_done, p);
+    proto_go(p, &l, hub_info, hub_done, "done");
 }
 
 bool hub_handle_line(Proto *p, char *line)

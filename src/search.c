@@ -99,6 +99,15 @@ static Score score_from_tt(Score s, int ply)
     return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s;
 }
 
+void search_limits_depth(SearchLimits *l, Depth depth)
+{
+    memset(l, 0, sizeof *l);
+    l->depth = depth;
+    l->multipv = 1;
+    l->analysis = true;
+    l->time = (TimeInput){-1, 0, 0, -1, 0};
+}
+
 SearchWorker *search_worker_new(int id)
 {
     void *mem = NULL;

@@ -245,11 +245,7 @@ static void search_fen(Engine *e, const char *fen, int depth, char *best, Score 
     engine_new_game(e);
     ck_assert_msg(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err), "%s", err);
     SearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.depth = depth;
-    l.multipv = 1;
-    l.analysis = true;
-    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    search_limits_depth(&l, depth);
     engine_go(e, &l, NULL, noop_best, NULL);
     engine_wait(e);
     ck_assert(e->sh.has_best);
@@ -321,11 +317,7 @@ START_TEST(test_search_draw_rule_7_2_7)
                   "%s", err);
     ck_assert_int_eq(engine_game_result(&e), GAME_ONGOING);
     SearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.depth = 10;
-    l.multipv = 1;
-    l.analysis = true;
-    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    search_limits_depth(&l, 10);
     engine_go(&e, &l, NULL, noop_best, NULL);
     engine_wait(&e);
     ck_assert_int_eq(e.sh.best_score, 0);
@@ -346,11 +338,7 @@ START_TEST(test_search_repetition_in_search)
                                       sizeof err),
                   "%s", err);
     SearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.depth = 8;
-    l.multipv = 1;
-    l.analysis = true;
-    l.time = (TimeInput){-1, 0, 0, -1, 0};
+    search_limits_depth(&l, 8);
     engine_go(&e, &l, NULL, noop_best, NULL);
     engine_wait(&e);
     ck_assert_int_gt(e.sh.best_score, 100);

@@ -86,11 +86,7 @@ int main(int argc, char **argv)
             if (!engine_set_position(&e, NULL, words, lines[i].n, MOVE_FMT_UCI, err, sizeof err))
                 return 1;
             SearchLimits l;
-            memset(&l, 0, sizeof l);
-            l.depth = depth;
-            l.multipv = 1;
-            l.analysis = true;
-            l.time = (TimeInput){-1, 0, 0, -1, 0};
+            search_limits_depth(&l, depth);
             engine_go(&e, &l, NULL, on_best, NULL);
             engine_wait(&e);
             if (abs(e.sh.best_score) > max_cp)
