@@ -32,14 +32,17 @@ TimeBudget timeman_budget(const TimeInput *in)
     }
     if (in->time_ms < 0)
         return b;
-    // Keep a reserve so that the clock never falls below the overhead of the moves to come.
+    // This move pays its overhead; future moves pay theirs from their increment, and only the
+    // part of the overhead the increment does not cover is kept in reserve for them.
     int moves = in->movestogo > 0 ? (in->movestogo < MOVES_HORIZON ? in->movestogo : MOVES_HORIZON)
                                   : MOVES_HORIZON;
-    int64_t usable = max64(in->time_ms - overhead * (moves + 1), 0);
+    int64_t reserve = max64(overhead - in->inc_ms, 0) * (moves - 1);
+    int64_t usable = max64(in->time_ms - overhead - reserve, 0);
     int64_t base = usable / moves + in->inc_ms * 3 / 4;
-    int64_t cap = max64(usable - overhead, 0) / (in->movestogo == 1 ? 1 : 3);
+    // Never more than a third of what is left (all of it on the last move of a period).
+    int64_t cap = in->movestogo == 1 ? usable : usable / 3;
     b.soft_ms = max64(min64(base, cap), MIN_THINK_MS);
-    b.hard_ms = max64(min64(b.soft_ms * HARD_FACTOR, max64(cap, MIN_THINK_MS)), b.soft_ms);
+    b.hard_ms = max64(min64(b.soft_ms * HARD_FACTOR, cap), b.soft_ms);
     return b;
 }
 

@@ -230,6 +230,41 @@ START_TEST(test_tt_resize_failure_keeps_table)
 }
 END_TEST
 
+// ---- Time management -------------------------------------------------------------------------
+
+START_TEST(test_timeman_budget)
+{
+    // 1 s + 0.1 s with 30 ms overhead: about a thirtieth of the clock plus most of the
+    // increment, and the hard limit never past a third of what is left.
+    TimeInput in = {1000, 100, 0, -1, 30};
+    TimeBudget b = timeman_budget(&in);
+    ck_assert_int_ge(b.soft_ms, 90);
+    ck_assert_int_le(b.soft_ms, 120);
+    ck_assert_int_le(b.hard_ms, (1000 - 30) / 3);
+    ck_assert_int_ge(b.hard_ms, b.soft_ms);
+    // Almost no time left: think a millisecond, never past the clock.
+    in = (TimeInput){20, 0, 0, -1, 30};
+    b = timeman_budget(&in);
+    ck_assert_int_eq(b.soft_ms, 1);
+    ck_assert_int_le(b.hard_ms, 1);
+    // Fixed time per move: all of it but the overhead.
+    in = (TimeInput){-1, 0, 0, 500, 30};
+    b = timeman_budget(&in);
+    ck_assert_int_eq(b.soft_ms, 470);
+    ck_assert_int_eq(b.hard_ms, 470);
+    // The last move before the time control may use what is left, less the overhead.
+    in = (TimeInput){3000, 0, 1, -1, 30};
+    b = timeman_budget(&in);
+    ck_assert_int_le(b.hard_ms, 2970);
+    ck_assert_int_ge(b.soft_ms, 2000);
+    // No clock: no limit.
+    in = (TimeInput){-1, 0, 0, -1, 30};
+    b = timeman_budget(&in);
+    ck_assert_int_eq(b.soft_ms, -1);
+    ck_assert_int_eq(b.hard_ms, -1);
+}
+END_TEST
+
 // ---- Search ----------------------------------------------------------------------------------
 
 static void noop_best(void *ctx, const SearchShared *sh)
@@ -459,6 +494,7 @@ Suite *suite_engine(void)
     tcase_add_test(ev, test_tt_store_probe);
     tcase_add_test(ev, test_tt_torn_entry_rejected);
     tcase_add_test(ev, test_tt_resize_failure_keeps_table);
+    tcase_add_test(ev, test_timeman_budget);
     suite_add_tcase(s, ev);
     TCase *se = tcase_create("search");
     tcase_set_timeout(se, 120);
