@@ -58,7 +58,8 @@ bool engine_set_hub_position(Engine *e, const char *pos, const char *const *move
 // The result of the current position under the game-end rules (GAME_ONGOING if it goes on).
 GameResult engine_game_result(const Engine *e);
 
-// Starts a search (the engine must be idle). on_best is called when it ends.
+// Starts a search (the engine must be idle). on_info (if not NULL) gets the reports; on_best
+// (if not NULL) is called when the search ends. Either may be NULL (bench, tools, tests).
 void engine_go(Engine *e, const SearchLimits *limits, SearchInfoFn on_info, EngineBestFn on_best,
                void *ctx);
 

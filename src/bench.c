@@ -86,22 +86,6 @@ static const char *const BENCH_FENS[] = {
 #include "bench_positions.h"
 };
 
-typedef struct BenchCtx {
-    uint64_t nodes;
-} BenchCtx;
-
-static void bench_info(void *ctx, const SearchReport *r)
-{
-    BenchCtx *b = ctx;
-    b->nodes = r->nodes;
-}
-
-static void bench_best(void *ctx, const SearchShared *sh)
-{
-    (void)ctx;
-    (void)sh;
-}
-
 // Parses argv[i] as an integer in lo..hi, or keeps def when absent. False on a bad value.
 static bool arg_int(int argc, char **argv, int i, long lo, long hi, long *out)
 {
@@ -142,9 +126,8 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
         }
         SearchLimits limits;
         search_limits_depth(&limits, depth);
-        BenchCtx ctx = {0};
         double t0 = now_seconds();
-        engine_go(e, &limits, bench_info, bench_best, &ctx);
+        engine_go(e, &limits, NULL, NULL, NULL);
         engine_wait(e);
         double dt = now_seconds() - t0;
         searching += dt;

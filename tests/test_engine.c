@@ -267,12 +267,6 @@ END_TEST
 
 // ---- Search ----------------------------------------------------------------------------------
 
-static void noop_best(void *ctx, const SearchShared *sh)
-{
-    (void)ctx;
-    (void)sh;
-}
-
 // Searches fen to depth with threads and returns the best move in UCI form.
 static void search_fen(Engine *e, const char *fen, int depth, char *best, Score *score)
 {
@@ -281,7 +275,7 @@ static void search_fen(Engine *e, const char *fen, int depth, char *best, Score 
     ck_assert_msg(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err), "%s", err);
     SearchLimits l;
     search_limits_depth(&l, depth);
-    engine_go(e, &l, NULL, noop_best, NULL);
+    engine_go(e, &l, NULL, NULL, NULL);
     engine_wait(e);
     ck_assert(e->sh.has_best);
     notation_move(&e->sh.best, MOVE_FMT_UCI, best, MOVE_TEXT_MAX);
@@ -353,7 +347,7 @@ START_TEST(test_search_draw_rule_7_2_7)
     ck_assert_int_eq(engine_game_result(&e), GAME_ONGOING);
     SearchLimits l;
     search_limits_depth(&l, 10);
-    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_go(&e, &l, NULL, NULL, NULL);
     engine_wait(&e);
     ck_assert_int_eq(e.sh.best_score, 0);
     engine_destroy(&e);
@@ -374,13 +368,13 @@ START_TEST(test_search_repetition_in_search)
                   "%s", err);
     SearchLimits l;
     search_limits_depth(&l, 8);
-    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_go(&e, &l, NULL, NULL, NULL);
     engine_wait(&e);
     ck_assert_int_gt(e.sh.best_score, 100);
     ck_assert(notation_parse_move(&e.board, "b2-a1", MOVE_FMT_ALG, &l.searchmoves[0], err,
                                   sizeof err));
     l.nsearchmoves = 1;
-    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_go(&e, &l, NULL, NULL, NULL);
     engine_wait(&e);
     ck_assert_int_eq(e.sh.best_score, 0);
     // And a third occurrence in the game itself is the draw of rule 7.2.3.
@@ -450,7 +444,7 @@ START_TEST(test_smp_stop_at_once)
     l.infinite = true;
     l.multipv = 1;
     l.time = (TimeInput){-1, 0, 0, -1, 0};
-    engine_go(&e, &l, NULL, noop_best, NULL);
+    engine_go(&e, &l, NULL, NULL, NULL);
     struct timespec ts = {0, 200000000};
     nanosleep(&ts, NULL);
     ck_assert(engine_is_searching(&e));

@@ -44,12 +44,6 @@ static void walk(const Board *b, Line *cur, int plies)
     }
 }
 
-static void on_best(void *ctx, const SearchShared *sh)
-{
-    (void)ctx;
-    (void)sh;
-}
-
 int main(int argc, char **argv)
 {
     int plies = argc > 1 ? atoi(argv[1]) : 3, depth = argc > 2 ? atoi(argv[2]) : 0;
@@ -87,7 +81,7 @@ int main(int argc, char **argv)
                 return 1;
             SearchLimits l;
             search_limits_depth(&l, depth);
-            engine_go(&e, &l, NULL, on_best, NULL);
+            engine_go(&e, &l, NULL, NULL, NULL);
             engine_wait(&e);
             if (abs(e.sh.best_score) > max_cp)
                 continue;
