@@ -87,7 +87,8 @@ $(BUILD)/%.o: src/%.c
 	$(CC) $(CFLAGS_ALL) -I$(BUILD) -c -o $@ $<
 
 # The bench positions are compiled in: each FEN line of bench/positions.txt becomes a string.
-$(BUILD)/bench_positions.h: bench/positions.txt
+# One rule makes both the engine's copy and the fuzz harnesses' copy.
+$(BUILD)/bench_positions.h build/fuzz/bench_positions.h: bench/positions.txt
 	@mkdir -p $(dir $@)
 	sed -n 's/^\([WB]:[^#]*[^# ]\).*$$/"\1",/p' $< > $@
 
@@ -166,9 +167,6 @@ FUZZ_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) build/fuzz/bench_positions.h
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Ibuild/fuzz -o $@ $< $(FUZZ_SRC) -lpthread -lm
 
-build/fuzz/bench_positions.h: bench/positions.txt
-	@mkdir -p $(dir $@)
-	sed -n 's/^\([WB]:[^#]*[^# ]\).*$$/"\1",/p' $< > $@
 
 fuzz:
 	@sh tools/fuzz_deps.sh
