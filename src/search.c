@@ -20,8 +20,13 @@ enum {
     HISTORY_MAX = 1 << 14,
     LMR_MIN_DEPTH = 3,
     LMR_MIN_MOVES = 2,      // moves searched at full depth before reductions start
-    RFP_MAX_DEPTH = 4,      // reverse futility pruning up to this depth
+    RFP_MAX_DEPTH = 6,      // reverse futility pruning up to this depth
     RFP_MARGIN = 70,        // per ply of depth, in centi-men
+    LMP_MAX_DEPTH = 5,      // late-move pruning of quiet moves up to this depth
+    FUTILITY_MAX_DEPTH = 3, // futility pruning of quiet moves up to this depth
+    FUTILITY_MARGIN = 80,   // per ply of depth, in centi-men
+    IIR_MIN_DEPTH = 5,      // no TT move from this depth on: search one ply shallower
+    EVAL_NONE = SCORE_INF + 1, // no static score (a capture is pending)
 };
 
 typedef struct RootMove {
@@ -47,6 +52,7 @@ struct SearchWorker {
     int key_base;                             // index in keys of the root position
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];
+    Score evals[MAX_PLY + 2];                 // static score along the path, EVAL_NONE if none
     Move killers[MAX_PLY][2];
     int32_t history[2][SQUARE_COUNT][SQUARE_COUNT];
     int pvlen[MAX_PLY + 1];
@@ -56,7 +62,8 @@ struct SearchWorker {
     RootMove roots[MAX_MOVES];
 };
 
-// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2 plies.
+// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.75 plies.
+#define LMR_DIVISOR 1.75
 static int8_t lmr_table[64][MAX_MOVES];
 static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
 
@@ -64,7 +71,14 @@ static void build_lmr(void)
 {
     for (int d = 1; d < 64; d++)
         for (int i = 1; i < MAX_MOVES; i++)
-            lmr_table[d][i] = (int8_t)(0.5 + log((double)d) * log((double)i) / 2.0);
+            lmr_table[d][i] = (int8_t)(0.5 + log((double)d) * log((double)i) / LMR_DIVISOR);
+}
+
+// Quiet moves searched before the rest are pruned, by depth and whether the static score
+// improved on two plies before.
+static int lmp_count(Depth depth, bool improving)
+{
+    return (3 + depth * depth) / (improving ? 1 : 2) + 1;
 }
 
 static inline bool same_move(const Move *a, const Move *b)
@@ -361,25 +375,46 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     if (n == 1 && ply < 2 * w->root_depth)
         depth++;
 
-    // Step 5. Reverse futility: far above beta at low depth, in a quiet position (no capture
-    // for either side), a fail high is taken on the static score. Not a null move: zugzwang is
-    // common in draughts, but a margin per ply of depth covers it in quiet positions.
-    if (!pv_node && depth <= RFP_MAX_DEPTH && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN &&
-        !list.moves[0].captured && !movegen_opponent_has_capture(b)) {
-        Score e = eval_evaluate(b);
-        if (e - RFP_MARGIN * depth >= beta)
-            return e;
-    }
+    // Step 5. Static score. Only a quiet position (no capture for the side to move) has one;
+    // a pending capture for the opponent (a threat) disables the pruning below.
+    bool quiet = !list.moves[0].captured;
+    bool threat = quiet && movegen_opponent_has_capture(b);
+    Score ev = EVAL_NONE;
+    if (quiet)
+        ev = tt_hit && tt.eval != EVAL_NONE ? tt.eval : eval_evaluate(b);
+    w->evals[ply] = ev;
+    bool improving = ev != EVAL_NONE && ply >= 2 &&
+                     (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);
+    bool prunable = quiet && !threat && !pv_node && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
 
-    // Step 6. Search the moves, best-ordered first.
+    // Step 6. Reverse futility: far above beta at low depth, in a quiet position without a
+    // threat, a fail high is taken on the static score. Not a null move: zugzwang is common in
+    // draughts, but a margin per ply of depth covers it in quiet positions.
+    if (prunable && depth <= RFP_MAX_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta)
+        return ev;
+
+    // Step 7. Without a TT move a deep node is searched one ply shallower (internal iterative
+    // reduction): its next visit finds a move to try first.
+    if (depth >= IIR_MIN_DEPTH && !(tt_hit && tt.move))
+        depth--;
+
+    // Step 8. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
     score_moves(w, b, &list, tt_hit ? tt.move : 0, ply, scores);
     Score best = -SCORE_INF, orig_alpha = alpha;
     Move best_move = {0};
     bool has_best = false;
+    bool futile = prunable && depth <= FUTILITY_MAX_DEPTH &&
+                  ev + FUTILITY_MARGIN * depth <= alpha;
+    int lmp = prunable && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving) : MAX_MOVES;
     for (int i = 0; i < n; i++) {
         pick_next(&list, scores, i);
         const Move *m = &list.moves[i];
+        bool promotes = (m->flags & MOVE_PROMOTES) != 0;
+        // Late quiet moves at low depth are not searched at all (late-move and futility
+        // pruning), once a move has been searched and no forced loss is on the board.
+        if (i > 0 && !promotes && best > -SCORE_WIN_MIN && (futile || i >= lmp))
+            continue;
         Board child = *b;
         board_play(&child, m);
         tt_prefetch(w->sh->tt, child.key);
@@ -389,11 +424,15 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
         if (i == 0) {
             s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, pv_node);
         } else {
-            // Late quiet moves are searched shallower first (late-move reduction).
+            // Late quiet moves are searched shallower first (late-move reduction): more so
+            // away from the PV and when the static score is falling, less for killers.
             Depth r = 0;
-            if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !m->captured &&
-                !(m->flags & MOVE_PROMOTES)) {
-                r = lmr_table[depth < 64 ? depth : 63][i] - (pv_node ? 1 : 0);
+            if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && quiet && !promotes) {
+                r = lmr_table[depth < 64 ? depth : 63][i];
+                r += !pv_node && !improving;
+                r -= pv_node;
+                r -= scores[i] >= (1 << 27);
+                r -= w->history[b->side][m->from][m->to] / (HISTORY_MAX / 2);
                 if (r < 0)
                     r = 0;
                 if (r > new_depth - 1)
@@ -424,10 +463,10 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
         }
     }
 
-    // Step 7. Store.
+    // Step 9. Store.
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, b->key, has_best ? search_move_code(&best_move) : 0,
-             score_to_tt(best, ply), 0, depth, bound);
+             score_to_tt(best, ply), ev, depth, bound);
     return best;
 }
 
@@ -558,6 +597,7 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     w->key_base = n;
     w->keys[n] = sh->root.key;
     w->counters[0] = sh->root_counters;
+    w->evals[0] = w->evals[1] = EVAL_NONE;
     init_roots(w);
 }
 
