@@ -63,7 +63,7 @@ struct SearchWorker {
 };
 
 // Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.75 plies.
-#define LMR_DIVISOR 1.75
+#define LMR_DIVISOR 1.5
 static int8_t lmr_table[64][MAX_MOVES];
 static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
 
