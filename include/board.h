@@ -39,6 +39,9 @@ void board_clear(Board *b, Side side);
 // Plays a legal move in place; the key is updated incrementally.
 void board_play(Board *b, const Move *m);
 
+// The key b would have after m, without playing it (to prefetch the TT early).
+Key board_key_after(const Board *b, const Move *m);
+
 // As board_play, but leaves the key stale: for perft, which never reads it.
 void board_play_unkeyed(Board *b, const Move *m);
 

@@ -18,7 +18,8 @@ typedef struct TTEntry {
 } TTEntry;
 
 typedef struct TT {
-    void *raw;           // the allocation; entries is its first 64-byte aligned address
+    void *raw;           // the mapping; entries is its first 2 MB aligned address
+    size_t raw_bytes;
     TTEntry *entries;
     size_t bucket_count; // a power of two
     size_t megabytes;

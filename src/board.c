@@ -59,7 +59,7 @@ void board_play_unkeyed(Board *b, const Move *m)
     b->side = them;
 }
 
-void board_play(Board *b, const Move *m)
+Key board_key_after(const Board *b, const Move *m)
 {
     Side us = b->side, them = side_flip(us);
     int fbit = bb_lsb(g_square_bb[m->from]), tbit = bb_lsb(g_square_bb[m->to]);
@@ -70,6 +70,12 @@ void board_play(Board *b, const Move *m)
         int bit = bb_lsb(c);
         key ^= g_zobrist[them][(b->kings >> bit) & 1][bit];
     }
+    return key;
+}
+
+void board_play(Board *b, const Move *m)
+{
+    Key key = board_key_after(b, m);
     board_play_unkeyed(b, m);
     b->key = key;
     assert(board_is_ok(b));

@@ -39,6 +39,10 @@ GameResult rules_counter_draw(const Board *b, DrawCounters c)
 {
     if (c.reversible >= PLIES_KINGS_ONLY)
         return GAME_DRAW_KINGS_ONLY;
+    // Every other counter needs kings on the board and at least PLIES_SMALL quiet plies (the
+    // shortest of them): the common case in search ends here.
+    if (!b->kings || c.balance < PLIES_SMALL)
+        return GAME_ONGOING;
     int kings[2], men[2];
     for (int s = 0; s < 2; s++) {
         kings[s] = bb_count(b->pieces[s] & b->kings);

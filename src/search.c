@@ -417,7 +417,13 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
             continue;
         Board child = *b;
         board_play(&child, m);
-        tt_prefetch(w->sh->tt, child.key);
+        // The next move's TT bucket is fetched now, while this move's subtree is searched.
+        if (i == 0)
+            tt_prefetch(w->sh->tt, child.key);
+        if (i + 1 < n) {
+            pick_next(&list, scores, i + 1);
+            tt_prefetch(w->sh->tt, board_key_after(b, &list.moves[i + 1]));
+        }
         push(w, b, m, &child, ply);
         Depth new_depth = depth - 1;
         Score s;

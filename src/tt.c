@@ -5,7 +5,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+enum { HUGE_PAGE = 2 << 20 };
 
 // Data word: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
 static uint64_t pack(uint16_t move, Score score, Score eval, Depth depth, Bound bound, uint8_t gen)
@@ -36,14 +39,22 @@ bool tt_resize(TT *tt, size_t megabytes)
     size_t buckets = 1;
     while (buckets * 2 * bucket_bytes <= bytes)
         buckets *= 2;
-    // calloc leaves untouched pages to the kernel (no memset of gigabytes); the table is
-    // aligned to a cache line by hand.
-    void *raw = calloc(buckets * bucket_bytes + 64, 1);
-    if (!raw)
+    // An anonymous mapping comes zeroed and untouched (no memset of gigabytes). It is aligned
+    // by hand to 2 MB and the kernel is asked for huge pages there: every probe is a random
+    // access, and with 4 KB pages most of them also miss the TLB.
+    size_t raw_bytes = buckets * bucket_bytes + HUGE_PAGE;
+    void *raw = mmap(NULL, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
         return false;
-    free(tt->raw);
+    uintptr_t start = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    madvise((void *)start, buckets * bucket_bytes, MADV_HUGEPAGE); // a hint: failure is fine
+#endif
+    if (tt->raw)
+        munmap(tt->raw, tt->raw_bytes);
     tt->raw = raw;
-    tt->entries = (TTEntry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    tt->raw_bytes = raw_bytes;
+    tt->entries = (TTEntry *)start;
     tt->bucket_count = buckets;
     tt->megabytes = megabytes;
     tt->generation = 0;
@@ -52,7 +63,8 @@ bool tt_resize(TT *tt, size_t megabytes)
 
 void tt_free(TT *tt)
 {
-    free(tt->raw);
+    if (tt->raw)
+        munmap(tt->raw, tt->raw_bytes);
     tt_init(tt);
 }
 
