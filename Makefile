@@ -181,7 +181,6 @@ FUZZ_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) build/fuzz/bench_positions.h
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Ibuild/fuzz -o $@ $< $(FUZZ_SRC) -lpthread -lm
 
-
 fuzz:
 	@sh tools/fuzz_deps.sh
 	$(MAKE) build/fuzz/fuzz_protocol build/fuzz/fuzz_notation

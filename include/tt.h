@@ -19,7 +19,7 @@ typedef struct TTEntry {
 
 typedef struct TT {
     void *raw;           // the mapping; entries is its first 2 MB aligned address
-    size_t raw_bytes;
+    size_t raw_bytes;    // its length, for munmap
     TTEntry *entries;
     size_t bucket_count; // a power of two
     size_t megabytes;

@@ -62,7 +62,7 @@ struct SearchWorker {
     RootMove roots[MAX_MOVES];
 };
 
-// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.75 plies.
+// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies.
 #define LMR_DIVISOR 1.5
 static int8_t lmr_table[64][MAX_MOVES];
 static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
@@ -378,14 +378,14 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     // Step 5. Static score. Only a quiet position (no capture for the side to move) has one;
     // a pending capture for the opponent (a threat) disables the pruning below.
     bool quiet = !list.moves[0].captured;
-    bool threat = quiet && movegen_opponent_has_capture(b);
     Score ev = EVAL_NONE;
     if (quiet)
         ev = tt_hit && tt.eval != EVAL_NONE ? tt.eval : eval_evaluate(b);
     w->evals[ply] = ev;
     bool improving = ev != EVAL_NONE && ply >= 2 &&
                      (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);
-    bool prunable = quiet && !threat && !pv_node && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN;
+    bool prunable = quiet && !pv_node && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN &&
+                    !movegen_opponent_has_capture(b); // the threat test last: it costs most
 
     // Step 6. Reverse futility: far above beta at low depth, in a quiet position without a
     // threat, a fail high is taken on the static score. Not a null move: zugzwang is common in
@@ -407,8 +407,11 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     bool futile = prunable && depth <= FUTILITY_MAX_DEPTH &&
                   ev + FUTILITY_MARGIN * depth <= alpha;
     int lmp = prunable && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving) : MAX_MOVES;
+    pick_next(&list, scores, 0);
     for (int i = 0; i < n; i++) {
-        pick_next(&list, scores, i);
+        // Moves are picked one ahead, so that the next one's TT bucket can be fetched early.
+        if (i + 1 < n)
+            pick_next(&list, scores, i + 1);
         const Move *m = &list.moves[i];
         bool promotes = (m->flags & MOVE_PROMOTES) != 0;
         // Late quiet moves at low depth are not searched at all (late-move and futility
@@ -420,10 +423,8 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
         // The next move's TT bucket is fetched now, while this move's subtree is searched.
         if (i == 0)
             tt_prefetch(w->sh->tt, child.key);
-        if (i + 1 < n) {
-            pick_next(&list, scores, i + 1);
+        if (i + 1 < n)
             tt_prefetch(w->sh->tt, board_key_after(b, &list.moves[i + 1]));
-        }
         push(w, b, m, &child, ply);
         Depth new_depth = depth - 1;
         Score s;

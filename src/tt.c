@@ -23,6 +23,12 @@ static uint8_t data_gen(uint64_t d) { return (uint8_t)(d >> 58); }
 
 void tt_init(TT *tt) { memset(tt, 0, sizeof *tt); }
 
+static void unmap_table(TT *tt)
+{
+    if (tt->raw)
+        munmap(tt->raw, tt->raw_bytes);
+}
+
 // Physical memory in MB (0 if unknown): a table may not be larger than the machine.
 static size_t physical_mb(void)
 {
@@ -50,8 +56,7 @@ bool tt_resize(TT *tt, size_t megabytes)
 #ifdef MADV_HUGEPAGE
     madvise((void *)start, buckets * bucket_bytes, MADV_HUGEPAGE); // a hint: failure is fine
 #endif
-    if (tt->raw)
-        munmap(tt->raw, tt->raw_bytes);
+    unmap_table(tt);
     tt->raw = raw;
     tt->raw_bytes = raw_bytes;
     tt->entries = (TTEntry *)start;
@@ -63,8 +68,7 @@ bool tt_resize(TT *tt, size_t megabytes)
 
 void tt_free(TT *tt)
 {
-    if (tt->raw)
-        munmap(tt->raw, tt->raw_bytes);
+    unmap_table(tt);
     tt_init(tt);
 }
 

@@ -32,6 +32,5 @@ while [ "$i" -lt "$runs" ]; do
     times="$times ${t% *}"
     i=$((i + 1))
 done
-echo "$times" | tr ' ' '\n' | grep . | sort -n | awk -v d="$depth" '{ a[NR] = $1 } END {
-    printf "depth %s: median %d ms over %d runs\n", d,
-        (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2, NR }'
+printf 'depth %s: median %.0f ms over %d runs\n' "$depth" \
+    "$(echo "$times" | tr ' ' '\n' | sh "$(dirname "$0")/median.sh")" "$runs"

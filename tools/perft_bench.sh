@@ -15,7 +15,7 @@ for flag in "" --no-bulk; do
         times="$times $(sed -n 's/.*Time: \([0-9.]*\) s.*/\1/p' "$out")"
         i=$((i + 1))
     done
-    med=$(for t in $times; do echo "$t"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    med=$(for t in $times; do echo "$t"; done | sh "$(dirname "$0")/median.sh")
     printf 'perft %s %s: nodes %s, runs (s):%s, median %s s, %s leaves/s\n' "$depth" \
         "${flag:-(bulk counting)}" "$nodes" "$times" "$med" \
         "$(awk -v n="$nodes" -v t="$med" 'BEGIN {printf "%.0f", n / t}')"

@@ -11,9 +11,7 @@ runs=${4:-1}
 one=$(mktemp)
 many=$(mktemp)
 all=$(mktemp)
-median() {
-    sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
+median() { sh "$(dirname "$0")/median.sh"; }
 r=0
 while [ "$r" -lt "$runs" ]; do
     "$bin" bench "$depth" 1 64 > "$one"
@@ -31,5 +29,5 @@ while [ "$r" -lt "$runs" ]; do
     r=$((r + 1))
 done
 printf 'time to depth %s, median over %s position runs: speedup %.2fx with %s threads\n' \
-    "$depth" "$(grep -c . "$all")" "$(grep . "$all" | median)" "$threads"
+    "$depth" "$(grep -c . "$all")" "$(median < "$all")" "$threads"
 rm -f "$one" "$many" "$all"
