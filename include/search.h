@@ -95,8 +95,10 @@ void search_run(SearchWorker *w, SearchShared *sh);
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
 
-// Deepest iteration completed by w, with its best move and score.
-Depth search_worker_result(const SearchWorker *w, Move *best, Score *score);
+// After every thread has stopped, called on the main thread: the best of the deepest completed
+// iterations replaces the main thread's result when a helper completed a deeper iteration with
+// a score at least as good (single-line searches only); its info line is then reported.
+void search_choose_result(SearchShared *sh);
 
 // Packs a move into the 16-bit code kept in the TT.
 uint16_t search_move_code(const Move *m);

@@ -1,31 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Owns the search threads: parking, waking, joining helpers, choosing the reported result.
+// Owns the search threads: parking, waking, joining helpers, then having the result chosen.
 #include "pool.h"
 
 #include <string.h>
-
-// Best of the deepest completed iterations: a helper that finished a deeper iteration than the
-// main thread, with a score at least as good, gives the move (single-line searches only).
-static void choose_result(Pool *p)
-{
-    SearchShared *sh = p->sh;
-    if (!sh->has_best || sh->limits.multipv > 1)
-        return;
-    Depth best_depth = sh->best_depth;
-    for (int i = 1; i < sh->thread_count; i++) {
-        Move m;
-        Score s;
-        Depth d = search_worker_result(sh->workers[i], &m, &s);
-        if (d > best_depth && s >= sh->best_score) {
-            if (m.from != sh->best.from || m.to != sh->best.to || m.captured != sh->best.captured)
-                sh->has_ponder = false; // the main thread's reply does not follow this move
-            sh->best = m;
-            sh->best_score = s;
-            best_depth = d;
-        }
-    }
-    sh->best_depth = best_depth;
-}
 
 static void *thread_main(void *arg)
 {
@@ -55,8 +32,8 @@ static void *thread_main(void *arg)
         // Main thread: wait for the helpers (they saw the stop flag), then report.
         while (p->running > 0)
             pthread_cond_wait(&p->idle, &p->mu);
-        choose_result(p);
         pthread_mutex_unlock(&p->mu);
+        search_choose_result(p->sh); // the helpers are parked: their results are final
         if (p->on_done)
             p->on_done(p->done_ctx);
         pthread_mutex_lock(&p->mu);

@@ -46,9 +46,11 @@ struct SearchWorker {
     uint64_t local_nodes;
     Depth seldepth;
     Depth root_depth;
-    Depth completed;
-    Move completed_best;
-    Score completed_score;
+    Depth completed;                          // deepest iteration this worker completed
+    RootMove completed_root;                  // its best move, score and PV
+    Move reported_move;                       // main thread: the last info line of line 1,
+    Score reported_score;                     // its score and depth (depth 0: none yet)
+    Depth reported_depth;
     int key_base;                             // index in keys of the root position
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];
@@ -144,13 +146,6 @@ void search_worker_clear(SearchWorker *w)
 uint64_t search_worker_nodes(const SearchWorker *w)
 {
     return atomic_load_explicit(&w->nodes, memory_order_relaxed);
-}
-
-Depth search_worker_result(const SearchWorker *w, Move *best, Score *score)
-{
-    *best = w->completed_best;
-    *score = w->completed_score;
-    return w->completed;
 }
 
 static uint64_t total_nodes(const SearchShared *sh)
@@ -564,6 +559,11 @@ static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int li
                       .pvlen = rm->pvlen};
     memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(Move));
     sh->on_info(sh->ctx, &r);
+    if (line == 0) {
+        w->reported_move = rm->move;
+        w->reported_score = r.score;
+        w->reported_depth = depth;
+    }
 }
 
 static void report(SearchWorker *w, Depth depth, int line, Bound bound)
@@ -599,6 +599,7 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     atomic_store_explicit(&w->nodes, 0, memory_order_relaxed);
     w->seldepth = 0;
     w->completed = 0;
+    w->reported_depth = 0;
     int n = sh->history_len < MAX_GAME_PLIES ? sh->history_len : MAX_GAME_PLIES;
     memcpy(w->keys, sh->history + (sh->history_len - n), (size_t)n * sizeof(Key));
     w->key_base = n;
@@ -656,10 +657,18 @@ static void finish_main(SearchWorker *w)
     sh->best = rm->move;
     sh->has_best = true;
     sh->best_score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
-    sh->best_depth = w->completed;
     sh->has_ponder = rm->pvlen > 1;
     if (sh->has_ponder)
         sh->ponder = rm->pv[1];
+    // A move or score other than the last completed iteration's comes from the unfinished one.
+    bool from_completed = same_move(&rm->move, &w->completed_root.move) &&
+                          sh->best_score == w->completed_root.score;
+    sh->best_depth = from_completed ? w->completed : w->root_depth;
+    // The last info line tells the move played, with its score and PV.
+    if (sh->limits.multipv <= 1 &&
+        (w->reported_depth != sh->best_depth || !same_move(&rm->move, &w->reported_move) ||
+         w->reported_score != sh->best_score))
+        report_move(w, sh->best_depth, rm, 0, from_completed ? BOUND_EXACT : rm->bound);
 }
 
 void search_run(SearchWorker *w, SearchShared *sh)
@@ -704,8 +713,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
         if (!complete)
             break;
         w->completed = d;
-        w->completed_best = w->roots[0].move;
-        w->completed_score = w->roots[0].score;
+        w->completed_root = w->roots[0];
         int prev = atomic_load(&sh->completed_depth);
         while (prev < d && !atomic_compare_exchange_weak(&sh->completed_depth, &prev, d))
             ;
@@ -733,6 +741,38 @@ void search_run(SearchWorker *w, SearchShared *sh)
                 break;
         }
     }
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
     if (is_main)
         finish_main(w);
+}
+
+void search_choose_result(SearchShared *sh)
+{
+    if (!sh->has_best || sh->limits.multipv > 1)
+        return;
+    // Compared with the main thread's last completed iteration, even when its move comes
+    // from the unfinished one.
+    const SearchWorker *chosen = NULL;
+    Depth deepest = sh->workers[0]->completed;
+    Score score = sh->best_score;
+    for (int i = 1; i < sh->thread_count; i++) {
+        const SearchWorker *h = sh->workers[i];
+        if (h->completed > deepest && h->completed_root.score >= score) {
+            chosen = h;
+            deepest = h->completed;
+            score = h->completed_root.score;
+        }
+    }
+    if (!chosen)
+        return;
+    sh->best_depth = deepest;
+    sh->best_score = score;
+    const RootMove *rm = &chosen->completed_root;
+    sh->best = rm->move;
+    sh->has_ponder = rm->pvlen > 1;
+    if (sh->has_ponder)
+        sh->ponder = rm->pv[1];
+    // The main thread's last info line was about another iteration: this one tells the score
+    // and PV that go with the move played.
+    report_move(sh->workers[0], chosen->completed, rm, 0, BOUND_EXACT);
 }
