@@ -92,6 +92,11 @@ void search_worker_clear(SearchWorker *w);
 // tree and stop when sh->stop is set.
 void search_run(SearchWorker *w, SearchShared *sh);
 
+// Zeroes the node count and selective depth that other threads read of w. Called for every
+// worker before a search starts, while they are parked, so that no report counts the last
+// search's figures of a helper that has not started yet.
+void search_worker_reset_counts(SearchWorker *w);
+
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
 

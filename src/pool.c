@@ -114,6 +114,8 @@ void pool_start(Pool *p, SearchShared *sh, PoolDoneFn on_done, void *ctx)
     sh->workers = p->workers;
     sh->thread_count = p->count;
     p->sh = sh;
+    for (int i = 0; i < p->count; i++)
+        search_worker_reset_counts(p->workers[i]); // parked: no thread reads them now
     p->on_done = on_done;
     p->done_ctx = ctx;
     p->running = p->count;

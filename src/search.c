@@ -42,7 +42,8 @@ typedef struct RootMove {
 struct SearchWorker {
     int id;
     SearchShared *sh;
-    _Atomic uint64_t nodes;
+    _Atomic uint64_t nodes;                   // local_nodes and seldepth as last published,
+    _Atomic int published_seldepth;           // for the other threads' reports
     uint64_t local_nodes;
     Depth seldepth;
     Depth root_depth;
@@ -143,6 +144,20 @@ void search_worker_clear(SearchWorker *w)
     memset(w->history, 0, sizeof w->history);
 }
 
+// Makes this worker's node count and selective depth visible to the reporting thread.
+static void publish(SearchWorker *w)
+{
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    atomic_store_explicit(&w->published_seldepth, w->seldepth, memory_order_relaxed);
+}
+
+void search_worker_reset_counts(SearchWorker *w)
+{
+    w->local_nodes = 0;
+    w->seldepth = 0;
+    publish(w);
+}
+
 uint64_t search_worker_nodes(const SearchWorker *w)
 {
     return atomic_load_explicit(&w->nodes, memory_order_relaxed);
@@ -154,6 +169,17 @@ static uint64_t total_nodes(const SearchShared *sh)
     for (int i = 0; i < sh->thread_count; i++)
         n += search_worker_nodes(sh->workers[i]);
     return n;
+}
+
+// Deepest ply any thread has reached in this search.
+static Depth max_seldepth(const SearchShared *sh)
+{
+    int d = 0;
+    for (int i = 0; i < sh->thread_count; i++) {
+        int s = atomic_load_explicit(&sh->workers[i]->published_seldepth, memory_order_relaxed);
+        d = s > d ? s : d;
+    }
+    return (Depth)d;
 }
 
 // The main thread always completes depth 1 (a few hundred nodes at most), so that even an
@@ -177,7 +203,7 @@ static void count_node(SearchWorker *w, int ply)
         w->seldepth = ply;
     if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
         return;
-    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    publish(w);
     if (w->id != 0)
         return;
     SearchShared *sh = w->sh;
@@ -547,9 +573,12 @@ static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int li
     SearchShared *sh = w->sh;
     if (!sh->on_info)
         return;
-    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    publish(w);
+    Depth seldepth = max_seldepth(sh); // all threads (this one's is published)
+    if (rm->seldepth > seldepth)
+        seldepth = rm->seldepth;
     SearchReport r = {.depth = depth,
-                      .seldepth = rm->seldepth > depth ? rm->seldepth : depth,
+                      .seldepth = seldepth > depth ? seldepth : depth,
                       .multipv = line + 1,
                       .score = rm->score == -SCORE_INF ? rm->prev_score : rm->score,
                       .bound = bound,
@@ -596,7 +625,6 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
 {
     w->sh = sh;
     w->local_nodes = 0;
-    atomic_store_explicit(&w->nodes, 0, memory_order_relaxed);
     w->seldepth = 0;
     w->completed = 0;
     w->reported_depth = 0;
@@ -644,11 +672,20 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
     }
 }
 
+// The last info line of a single-line search tells the move played, with its depth, score and
+// PV: reported by the main thread w unless its last line already says so.
+static void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
+{
+    Score score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
+    if (w->reported_depth != depth || !same_move(&rm->move, &w->reported_move) ||
+        w->reported_score != score)
+        report_move(w, depth, rm, 0, bound);
+}
+
 static void finish_main(SearchWorker *w)
 {
     SearchShared *sh = w->sh;
     atomic_store(&sh->stop, true);
-    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
     if (w->nroots == 0) {
         sh->has_best = sh->has_ponder = false;
         return;
@@ -664,11 +701,8 @@ static void finish_main(SearchWorker *w)
     bool from_completed = same_move(&rm->move, &w->completed_root.move) &&
                           sh->best_score == w->completed_root.score;
     sh->best_depth = from_completed ? w->completed : w->root_depth;
-    // The last info line tells the move played, with its score and PV.
-    if (sh->limits.multipv <= 1 &&
-        (w->reported_depth != sh->best_depth || !same_move(&rm->move, &w->reported_move) ||
-         w->reported_score != sh->best_score))
-        report_move(w, sh->best_depth, rm, 0, from_completed ? BOUND_EXACT : rm->bound);
+    if (sh->limits.multipv <= 1)
+        report_result(w, sh->best_depth, rm, from_completed ? BOUND_EXACT : rm->bound);
 }
 
 void search_run(SearchWorker *w, SearchShared *sh)
@@ -741,7 +775,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
                 break;
         }
     }
-    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    publish(w);
     if (is_main)
         finish_main(w);
 }
@@ -772,7 +806,5 @@ void search_choose_result(SearchShared *sh)
     sh->has_ponder = rm->pvlen > 1;
     if (sh->has_ponder)
         sh->ponder = rm->pv[1];
-    // The main thread's last info line was about another iteration: this one tells the score
-    // and PV that go with the move played.
-    report_move(sh->workers[0], chosen->completed, rm, 0, BOUND_EXACT);
+    report_result(sh->workers[0], deepest, rm, BOUND_EXACT);
 }
