@@ -427,7 +427,11 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     bool has_best = false;
     bool futile = prunable && depth <= FUTILITY_MAX_DEPTH &&
                   ev + FUTILITY_MARGIN * depth <= alpha;
-    int lmp = prunable && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving) : MAX_MOVES;
+    // Not when the side to move has a king: a king has many quiet moves, the move counts
+    // above are for men, and wins with kings (often quiet king manoeuvres) were found plies late.
+    bool own_king = (b->pieces[b->side] & b->kings) != 0;
+    int lmp = prunable && !own_king && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving)
+                                                               : MAX_MOVES;
     pick_next(&list, scores, 0);
     for (int i = 0; i < n; i++) {
         // Moves are picked one ahead, so that the next one's TT bucket can be fetched early.

@@ -390,9 +390,9 @@ START_TEST(test_smp_same_forced_wins)
 {
     // Four threads find the same winning moves as one thread. Two plies more than one thread
     // needs: helpers skip iterations others have completed, so at a given depth their move
-    // order (and with it what reductions and pruning hide) differs from a single thread's, and
-    // the three-kings win, which one thread first sees at exactly its puzzle depth, was missed
-    // by 4 threads in about 1 search in 10 at that depth (none in 60 two plies deeper).
+    // order (and with it what reductions and pruning hide) differs from a single thread's. When
+    // one thread first saw the three-kings win at exactly its puzzle depth, 4 threads missed it
+    // in about 1 search in 10 at that depth, and in none of 60 two plies deeper.
     static Engine e;
     ck_assert(engine_init(&e));
     ck_assert(engine_set_threads(&e, 4));
