@@ -571,6 +571,12 @@ static void sort_roots(SearchWorker *w, int from)
     }
 }
 
+// A root move's score: its last search's, or the iteration before's while it has none.
+static Score root_score(const RootMove *rm)
+{
+    return rm->score == -SCORE_INF ? rm->prev_score : rm->score;
+}
+
 // Reports root move rm as MultiPV line `line` (0-based).
 static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound)
 {
@@ -584,7 +590,7 @@ static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int li
     SearchReport r = {.depth = depth,
                       .seldepth = seldepth > depth ? seldepth : depth,
                       .multipv = line + 1,
-                      .score = rm->score == -SCORE_INF ? rm->prev_score : rm->score,
+                      .score = root_score(rm),
                       .bound = bound,
                       .nodes = total_nodes(sh),
                       .time_ms = elapsed_ms(sh),
@@ -627,9 +633,7 @@ static void init_roots(SearchWorker *w)
 
 static void init_worker(SearchWorker *w, SearchShared *sh)
 {
-    w->sh = sh;
-    w->local_nodes = 0;
-    w->seldepth = 0;
+    w->sh = sh; // (node count and seldepth: zeroed by search_worker_reset_counts)
     w->completed = 0;
     w->reported_depth = 0;
     int n = sh->history_len < MAX_GAME_PLIES ? sh->history_len : MAX_GAME_PLIES;
@@ -680,10 +684,21 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
 // PV: reported by the main thread w unless its last line already says so.
 static void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
 {
-    Score score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
     if (w->reported_depth != depth || !same_move(&rm->move, &w->reported_move) ||
-        w->reported_score != score)
+        w->reported_score != root_score(rm))
         report_move(w, depth, rm, 0, bound);
+}
+
+// The search's result: root move rm (its score, and the reply in its PV to ponder on).
+static void set_result(SearchShared *sh, const RootMove *rm, Depth depth)
+{
+    sh->best = rm->move;
+    sh->has_best = true;
+    sh->best_score = root_score(rm);
+    sh->best_depth = depth;
+    sh->has_ponder = rm->pvlen > 1;
+    if (sh->has_ponder)
+        sh->ponder = rm->pv[1];
 }
 
 static void finish_main(SearchWorker *w)
@@ -695,16 +710,10 @@ static void finish_main(SearchWorker *w)
         return;
     }
     const RootMove *rm = &w->roots[0];
-    sh->best = rm->move;
-    sh->has_best = true;
-    sh->best_score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
-    sh->has_ponder = rm->pvlen > 1;
-    if (sh->has_ponder)
-        sh->ponder = rm->pv[1];
     // A move or score other than the last completed iteration's comes from the unfinished one.
     bool from_completed = same_move(&rm->move, &w->completed_root.move) &&
-                          sh->best_score == w->completed_root.score;
-    sh->best_depth = from_completed ? w->completed : w->root_depth;
+                          root_score(rm) == w->completed_root.score;
+    set_result(sh, rm, from_completed ? w->completed : w->root_depth);
     if (sh->limits.multipv <= 1)
         report_result(w, sh->best_depth, rm, from_completed ? BOUND_EXACT : rm->bound);
 }
@@ -803,12 +812,6 @@ void search_choose_result(SearchShared *sh)
     }
     if (!chosen)
         return;
-    sh->best_depth = deepest;
-    sh->best_score = score;
-    const RootMove *rm = &chosen->completed_root;
-    sh->best = rm->move;
-    sh->has_ponder = rm->pvlen > 1;
-    if (sh->has_ponder)
-        sh->ponder = rm->pv[1];
-    report_result(sh->workers[0], deepest, rm, BOUND_EXACT);
+    set_result(sh, &chosen->completed_root, deepest);
+    report_result(sh->workers[0], deepest, &chosen->completed_root, BOUND_EXACT);
 }
