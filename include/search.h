@@ -51,6 +51,8 @@ typedef void (*SearchInfoFn)(void *ctx, const SearchReport *report);
 typedef struct SearchWorker SearchWorker;
 
 // State shared by every thread of one search.
+enum { SEARCH_CRUMB_SLOTS = 1024 };
+
 typedef struct SearchShared {
     TT *tt;
     SearchLimits limits;
@@ -59,6 +61,9 @@ typedef struct SearchShared {
     atomic_bool pondering;    // while set, time limits do not apply
     _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
     _Atomic int completed_depth; // deepest iteration any thread has completed
+    // Near the root, the position each thread is searching, with the thread's id in the low
+    // byte (0: free); see search.c, "breadcrumbs".
+    _Atomic uint64_t crumbs[SEARCH_CRUMB_SLOTS];
     Board root;
     DrawCounters root_counters;
     const Key *history;       // keys of the game's earlier positions, oldest first

@@ -354,10 +354,11 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
 }
 
 static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
-                    int ply, bool pv_node)
+                    int ply, bool pv_node);
+
+static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
+                         int ply, bool pv_node, bool marked)
 {
-    if (depth <= 0)
-        return qsearch(w, b, alpha, beta, ply, 0);
     w->pvlen[ply] = 0;
     count_node(w, ply);
     if (stopped(w))
@@ -462,6 +463,7 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
             if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && quiet && !promotes) {
                 r = lmr_table[depth < 64 ? depth : 63][i];
                 r += !pv_node && !improving;
+                r += marked; // another thread is searching this node too
                 r -= pv_node;
                 r -= scores[i] >= (1 << 27);
                 r -= w->history[b->side][m->from][m->to] / (HISTORY_MAX / 2);
@@ -500,6 +502,33 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     tt_store(w->sh->tt, b->key, has_best ? search_move_code(&best_move) : 0,
              score_to_tt(best, ply), ev, depth, bound);
     return best;
+}
+
+// Breadcrumbs (Lazy SMP). In the first plies each thread marks the node it is searching; a
+// thread that finds another thread's mark on the same position reduces its late moves one ply
+// more there, so that two threads in step on one subtree drift apart.
+enum { CRUMB_PLIES = 8 };
+
+static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
+                    int ply, bool pv_node)
+{
+    if (depth <= 0)
+        return qsearch(w, b, alpha, beta, ply, 0);
+    if (ply >= CRUMB_PLIES || w->sh->thread_count == 1)
+        return search_node(w, b, alpha, beta, depth, ply, pv_node, false);
+    _Atomic uint64_t *slot = &w->sh->crumbs[b->key & (SEARCH_CRUMB_SLOTS - 1)];
+    uint64_t mine = (b->key & ~(uint64_t)0xFF) | (uint64_t)(w->id % 255 + 1);
+    uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
+    bool owner = false, marked = false;
+    if (seen == 0)
+        owner = atomic_compare_exchange_strong_explicit(slot, &seen, mine, memory_order_relaxed,
+                                                        memory_order_relaxed);
+    else
+        marked = seen != mine && (seen ^ b->key) <= 0xFF;
+    Score s = search_node(w, b, alpha, beta, depth, ply, pv_node, marked);
+    if (owner)
+        atomic_store_explicit(slot, 0, memory_order_relaxed);
+    return s;
 }
 
 static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound);

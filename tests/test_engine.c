@@ -448,6 +448,16 @@ START_TEST(test_smp_last_report_is_the_move_played)
 }
 END_TEST
 
+// True when no thread's breadcrumb is left in the shared table: each thread removes its mark
+// when it leaves a node, a stopped search included, so none can mislead the next search.
+static bool no_breadcrumbs(Engine *e)
+{
+    for (int i = 0; i < SEARCH_CRUMB_SLOTS; i++)
+        if (atomic_load(&e->sh.crumbs[i]) != 0)
+            return false;
+    return true;
+}
+
 START_TEST(test_smp_thread_changes_and_legal_moves)
 {
     // Threads 1 -> 4 -> 2 -> 1 between searches; every search returns a legal move.
@@ -468,6 +478,7 @@ START_TEST(test_smp_thread_changes_and_legal_moves)
             char err[128];
             ck_assert_msg(notation_parse_move(&e.board, best, MOVE_FMT_ALG, &m, err, sizeof err),
                           "%d threads, %s: %s", counts[k], fens[i], err);
+            ck_assert_msg(no_breadcrumbs(&e), "%d threads, %s", counts[k], fens[i]);
         }
     }
     ck_assert(!engine_set_threads(&e, 0));
@@ -496,6 +507,7 @@ START_TEST(test_smp_stop_at_once)
     engine_stop(&e);
     ck_assert_int_lt(timeman_now_ms() - t0, 500);
     ck_assert(e.sh.has_best);
+    ck_assert(no_breadcrumbs(&e));
     engine_destroy(&e);
 }
 END_TEST

@@ -3,7 +3,8 @@
 # Lazy SMP speedup: time to reach DEPTH on each bench position with 1 and with THREADS
 # threads, RUNS times (1 and THREADS alternating); prints the median over every position of
 # every run of t(1)/t(THREADS), each run's median, and the nodes per second of each.
-# Usage: tools/smp_bench.sh [./damka] [DEPTH=15] [THREADS=2] [RUNS=1]
+# Usage: [HASH=MB] [RATIOS=FILE] tools/smp_bench.sh [./damka] [DEPTH=15] [THREADS=2] [RUNS=1]
+# HASH is the table size (64 MB); RATIOS, a file the per-position ratios are appended to.
 bin=${1:-./damka}
 depth=${2:-15}
 threads=${3:-2}
@@ -14,8 +15,8 @@ all=$(mktemp)
 median() { sh "$(dirname "$0")/median.sh"; }
 r=0
 while [ "$r" -lt "$runs" ]; do
-    "$bin" bench "$depth" 1 64 > "$one"
-    "$bin" bench "$depth" "$threads" 64 > "$many"
+    "$bin" bench "$depth" 1 ${HASH:-64} > "$one"
+    "$bin" bench "$depth" "$threads" ${HASH:-64} > "$many"
     ratios=$(paste -d' ' "$one" "$many" | awk '/^Position/ {
             n = 0
             for (i = 1; i <= NF; i++) if ($i == "time") t[n++] = $(i + 1)
@@ -30,4 +31,5 @@ while [ "$r" -lt "$runs" ]; do
 done
 printf 'time to depth %s, median over %s position runs: speedup %.2fx with %s threads\n' \
     "$depth" "$(grep -c . "$all")" "$(median < "$all")" "$threads"
+[ -n "$RATIOS" ] && cat "$all" >> "$RATIOS"
 rm -f "$one" "$many" "$all"
