@@ -196,13 +196,14 @@ $(BUILD)/make_openings.o: tools/make_openings.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
-# Stop-to-bestmove latency (bench/RESULTS.md).
+# Stop-to-bestmove latency, and go movetime 100 to bestmove with 2 threads (bench/RESULTS.md).
 $(BUILD)/damka-latency: tools/latency.c $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -Itools/match -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
 latency: damka $(BUILD)/damka-latency
 	$(BUILD)/damka-latency ./damka 100 1
 	$(BUILD)/damka-latency ./damka 100 2
+	$(BUILD)/damka-latency ./damka 1000 2 100
 
 openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 3 > book/openings/3ply.txt

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Stop latency: starts an engine, and TRIES times runs `go infinite`, lets it search, sends
 // `stop` and times the wait for `bestmove`. Prints the median and the maximum in ms.
-// Usage: damka-latency [CMD] [TRIES] [THREADS]
+// With MOVETIME, times `go movetime MOVETIME` to `bestmove` instead (what a match runner
+// with no time margin checks), and counts the replies later than MOVETIME.
+// Usage: damka-latency [CMD] [TRIES] [THREADS] [MOVETIME]
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,8 +27,10 @@ int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "./damka";
     int tries = argc > 2 ? atoi(argv[2]) : 100, threads = argc > 3 ? atoi(argv[3]) : 1;
-    if (tries < 1 || tries > 10000 || threads < 1 || threads > 256) {
-        fprintf(stderr, "usage: damka-latency [CMD] [TRIES 1..10000] [THREADS]\n");
+    int movetime = argc > 4 ? atoi(argv[4]) : 0;
+    if (tries < 1 || tries > 10000 || threads < 1 || threads > 256 || movetime < 0 ||
+        movetime > 60000) {
+        fprintf(stderr, "usage: damka-latency [CMD] [TRIES 1..10000] [THREADS] [MOVETIME]\n");
         return 2;
     }
     Proc p;
@@ -45,22 +49,37 @@ int main(int argc, char **argv)
         "fen W:W12,18,22,28,29,30,31:B3,11,15,20,21", "fen W:WK21,22,24,28:B13,18,23"};
     for (int i = 0; i < tries; i++) {
         proc_send(&p, "position %s", positions[i % 4]);
-        proc_send(&p, "go infinite");
-        // Let it get deep: 150 to 400 ms into the search.
-        struct timespec ts = {0, (150 + (i * 37) % 250) * 1000000L};
-        nanosleep(&ts, NULL);
         double t0 = now_us();
-        proc_send(&p, "stop");
-        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK) {
-            fprintf(stderr, "no bestmove after stop (try %d)\n", i + 1);
+        if (movetime > 0) {
+            proc_send(&p, "go movetime %d", movetime);
+        } else {
+            proc_send(&p, "go infinite");
+            // Let it get deep: 150 to 400 ms into the search.
+            struct timespec ts = {0, (150 + (i * 37) % 250) * 1000000L};
+            nanosleep(&ts, NULL);
+            t0 = now_us();
+            proc_send(&p, "stop");
+        }
+        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000 + movetime, line, sizeof line) !=
+            REPLY_OK) {
+            fprintf(stderr, "no bestmove (try %d)\n", i + 1);
             return 1;
         }
         ms[i] = (now_us() - t0) / 1000.0;
     }
     proc_stop(&p, "quit");
     qsort(ms, (size_t)tries, sizeof *ms, cmp_double);
-    printf("stop -> bestmove over %d tries, %d thread(s): median %.3f ms, max %.3f ms\n", tries,
-           threads, ms[tries / 2], ms[tries - 1]);
+    if (movetime > 0) {
+        int late = 0;
+        for (int i = 0; i < tries; i++)
+            late += ms[i] > movetime;
+        printf("go movetime %d -> bestmove over %d tries, %d thread(s): median %.3f ms, "
+               "max %.3f ms, %d later than %d ms\n",
+               movetime, tries, threads, ms[tries / 2], ms[tries - 1], late, movetime);
+    } else {
+        printf("stop -> bestmove over %d tries, %d thread(s): median %.3f ms, max %.3f ms\n",
+               tries, threads, ms[tries / 2], ms[tries - 1]);
+    }
     free(ms);
     return 0;
 }
