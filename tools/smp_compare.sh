@@ -12,8 +12,8 @@ r=0
 while [ "$r" -lt "$runs" ]; do
     i=0
     for bin in "$@"; do
-        printf 'round %d, %s: ' $((r + 1)) "$bin"
-        RATIOS="$dir/$i" sh "$(dirname "$0")/smp_bench.sh" "$bin" "$depth" 2 1 | head -n 1
+        out=$(RATIOS="$dir/$i" sh "$(dirname "$0")/smp_bench.sh" "$bin" "$depth" 2 1)
+        printf 'round %d, %s: %s\n' $((r + 1)) "$bin" "$(echo "$out" | head -n 1)"
         i=$((i + 1))
     done
     r=$((r + 1))
