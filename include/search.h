@@ -50,9 +50,10 @@ typedef void (*SearchInfoFn)(void *ctx, const SearchReport *report);
 
 typedef struct SearchWorker SearchWorker;
 
-// State shared by every thread of one search.
+// Slots of the breadcrumb table in SearchShared (a power of two).
 enum { SEARCH_CRUMB_SLOTS = 1024 };
 
+// State shared by every thread of one search.
 typedef struct SearchShared {
     TT *tt;
     SearchLimits limits;

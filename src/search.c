@@ -356,6 +356,8 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
 static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
                     int ply, bool pv_node);
 
+// One node of the main search (depth > 0; search() below sends depth 0 to qsearch and sets
+// `marked` when another thread is searching this position too).
 static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
                          int ply, bool pv_node, bool marked)
 {
