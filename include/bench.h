@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Command-line jobs that measure the engine: perft (divide) and bench.
+// Command-line jobs that measure the engine through its facade: perft (divide) and bench.
+// Besides the dialects, the only writer to stdout.
 #ifndef BENCH_H_INCLUDED
 #define BENCH_H_INCLUDED
 
@@ -17,7 +18,7 @@ int bench_perft_main(int argc, char **argv);
 int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, char *err,
                            size_t errlen);
 
-enum { BENCH_DEPTH_DEFAULT = 12, BENCH_HASH_DEFAULT = 16 };
+enum { BENCH_DEPTH_DEFAULT = 12, BENCH_HASH_DEFAULT = 16, BENCH_PERFT_DEPTH_MAX = 20 };
 
 // `damka bench [depth] [threads] [hash_mb]`.
 int bench_main(int argc, char **argv);

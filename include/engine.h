@@ -1,47 +1,77 @@
 // SPDX-License-Identifier: MIT
-// The engine facade: owns the game (position and history), options, TT and thread pool. The
-// API for the protocol front end, bench and tests.
+// The engine facade: owns the game (position and history), the options, the TT and the thread
+// pool, behind engine_* functions. The one API of the front ends, bench, tools and tests:
+// nothing outside engine.c reads the engine's fields or calls the search, the move generator
+// or the evaluation.
 #ifndef ENGINE_H_INCLUDED
 #define ENGINE_H_INCLUDED
 
-#include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "board.h"
 #include "notation.h"
-#include "pool.h"
 #include "rules.h"
 #include "search.h"
-#include "tt.h"
 
 enum {
-    ENGINE_HASH_DEFAULT = 64,
-    ENGINE_THREADS_MAX = POOL_MAX,
+    ENGINE_HASH_DEFAULT = 64, // MB
+    ENGINE_HASH_MIN = TT_MB_MIN,
+    ENGINE_HASH_MAX = TT_MB_MAX,
+    ENGINE_THREADS_MAX = 256,
     ENGINE_ERR_MAX = 160,
+    ENGINE_MULTIPV_MAX = MULTIPV_MAX,
+    ENGINE_OVERHEAD_DEFAULT = 30, // ms a move costs in pipes and GUI: measured in bench/RESULTS.md
+    ENGINE_OVERHEAD_MAX = 10000,
 };
 
-// Called on the search thread when a search has ended (after stop/ponderhit for infinite and
-// ponder searches). has_best is false when the side to move had no legal move.
-typedef void (*EngineBestFn)(void *ctx, const SearchShared *result);
+typedef struct Engine Engine;
 
-typedef struct Engine {
-    Board board;                     // current position (after the game's moves)
-    Key keys[MAX_GAME_PLIES];        // keys of the positions before it, oldest first
-    int nkeys;
-    DrawCounters counters;
-    Key scratch_keys[MAX_GAME_PLIES]; // keys of a game being set, before it is committed
-    TT tt;
-    Pool pool;
-    SearchShared sh;
-    int threads;
-    atomic_bool user_stop;           // stop requested by the protocol
-    EngineBestFn on_best;
-    void *ctx;
-} Engine;
+// What a search found, read with engine_result() once it has ended.
+typedef struct EngineResult {
+    bool has_best;    // false when the side to move had no legal move
+    bool has_ponder;
+    Move best;
+    Move ponder;      // the expected reply (second move of the PV)
+    Score score;      // centi-men from the side to move's view; see engine_win_plies
+    Depth depth;      // depth of the iteration the move comes from
+    uint64_t nodes;   // all threads
+} EngineResult;
 
-// Initialises with the start position, a 64 MB TT and one thread. False if out of memory.
-bool engine_init(Engine *e);
-void engine_destroy(Engine *e);
+// A search's progress line: SearchReport (depth, seldepth, score, nodes, time, PV).
+typedef SearchReport EngineInfo;
+typedef void (*EngineInfoFn)(void *ctx, const EngineInfo *info);
+
+// Called on the search thread when a search has ended (for infinite and ponder searches, only
+// after stop or ponderhit).
+typedef void (*EngineBestFn)(void *ctx, const EngineResult *result);
+
+// What a front end asks of one search; the options (MultiPV, analysis mode, move overhead)
+// are the engine's own and are added by engine_go.
+typedef struct EngineGo {
+    Depth depth;          // 0 = no limit
+    uint64_t nodes;       // 0 = no limit
+    int mate;             // stop at a win in this many moves (0 = off)
+    TimeInput time;       // clock, increment, movestogo, movetime (overhead: from the options)
+    bool infinite;
+    bool ponder;
+    bool analysis;        // analyse (never reply at once), on top of UCI_AnalyseMode
+    int nsearchmoves;
+    Move searchmoves[MAX_MOVES];
+} EngineGo;
+
+// Sets go to a fixed-depth analysis with no clock (bench, tools, tests).
+void engine_go_depth(EngineGo *go, Depth depth);
+
+// Builds the read-only tables; idempotent. Tools call it before using boards or notation.
+void engine_library_init(void);
+
+// A new engine with the start position, a 64 MB TT (allocated and cleared now, not during the
+// first search) and one thread; NULL when out of memory.
+Engine *engine_new(void);
+void engine_free(Engine *e);
+
+// ---- The game ---------------------------------------------------------------------------------
 
 // New game: clears the TT, killers, history and the game (start position).
 void engine_new_game(Engine *e);
@@ -55,15 +85,39 @@ bool engine_set_position(Engine *e, const char *fen, const char *const *moves, i
 bool engine_set_hub_position(Engine *e, const char *pos, const char *const *moves, int nmoves,
                              MoveFormat fmt, char *err, size_t errlen);
 
+// The current position (valid until the game is changed).
+const Board *engine_board(const Engine *e);
+
+// The legal moves of the current position; returns their count.
+int engine_legal_moves(const Engine *e, MoveList *list);
+
+// Finds the legal move of the current position named by text (see notation_parse_move).
+bool engine_parse_move(const Engine *e, const char *text, MoveFormat fmt, Move *out, char *err,
+                       size_t errlen);
+
 // The result of the current position under the game-end rules (GAME_ONGOING if it goes on).
 GameResult engine_game_result(const Engine *e);
 
-// Starts a search (the engine must be idle). on_info (if not NULL) gets the reports; on_best
-// (if not NULL) is called when the search ends. Either may be NULL (bench, tools, tests).
-void engine_go(Engine *e, const SearchLimits *limits, SearchInfoFn on_info, EngineBestFn on_best,
+// Writes the evaluation of the current position and its terms, one per line.
+void engine_explain_eval(const Engine *e, FILE *out);
+
+// ---- Rules on any board (tools and bench) -------------------------------------------------------
+
+// The legal moves of b; returns their count.
+int engine_moves_of(const Board *b, MoveList *list);
+
+// Perft of b (bulk: the last ply counted without being played).
+uint64_t engine_perft(const Board *b, int depth, bool bulk);
+
+// ---- Searching --------------------------------------------------------------------------------
+
+// Starts a search of the current position (stopping any running one first). on_info (if not
+// NULL) gets the reports; on_best (if not NULL) is called when it ends. Returns false, and
+// starts nothing, when the side to move has no legal move.
+bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn on_best,
                void *ctx);
 
-// Ends the current search (bestmove follows through on_best). No effect when idle.
+// Ends the current search (on_best follows). No effect when idle.
 void engine_stop(Engine *e);
 
 // The pondered move was played: the search goes on under its time limits, counted from now.
@@ -74,9 +128,46 @@ void engine_wait(Engine *e);
 
 bool engine_is_searching(Engine *e);
 
-// Option setters (the engine must be idle); false with no change when the value is refused.
-bool engine_set_hash(Engine *e, size_t megabytes);
-bool engine_set_threads(Engine *e, int threads);
-void engine_clear_hash(Engine *e);
+// The result of the last search (after engine_wait).
+void engine_result(const Engine *e, EngineResult *out);
+
+// A score as a forced result: N > 0 when it wins in N plies, -N when it loses in N, else 0.
+int engine_win_plies(Score s);
+
+// ---- Options (the rows of options.c apply them; the engine must be idle or is stopped) -------
+
+// Hash in MB: the table is allocated and cleared at once. False (table kept) on failure.
+bool engine_set_hash(Engine *e, int64_t megabytes);
+int64_t engine_hash(const Engine *e);
+// Hash as log2 of the number of table entries (Scan's tt-size), entries of 16 bytes.
+bool engine_set_hash_log2(Engine *e, int64_t log2_entries);
+int64_t engine_hash_log2(const Engine *e);
+bool engine_set_threads(Engine *e, int64_t threads);
+int64_t engine_threads(const Engine *e);
+bool engine_clear_hash(Engine *e, int64_t unused);
+bool engine_set_multipv(Engine *e, int64_t lines);
+int64_t engine_multipv(const Engine *e);
+bool engine_set_ponder(Engine *e, int64_t on);
+int64_t engine_ponder(const Engine *e);
+bool engine_set_move_overhead(Engine *e, int64_t ms);
+int64_t engine_move_overhead(const Engine *e);
+bool engine_set_analyse_mode(Engine *e, int64_t on);
+int64_t engine_analyse_mode(const Engine *e);
+// Move text of the UCI-style dialect: 0 uci (c3d4), 1 algebraic (c3-d4), 2 numeric (22-18).
+bool engine_set_move_style(Engine *e, int64_t style);
+int64_t engine_move_style(const Engine *e);
+MoveFormat engine_uci_format(const Engine *e);
+// Hub square numbering: 0 b8 (square 1 = b8), 1 a1 (square 1 = a1).
+bool engine_set_hub_numbering(Engine *e, int64_t numbering);
+int64_t engine_hub_numbering(const Engine *e);
+MoveFormat engine_hub_format(const Engine *e);
+// Accepts any value and changes nothing: options of other engines that clients send.
+bool engine_ignore_option(Engine *e, int64_t value);
+int64_t engine_no_value(const Engine *e);
+
+// ---- Tests ------------------------------------------------------------------------------------
+
+// Breadcrumb slots still marked (0 once every search has unwound; see search.c).
+int engine_marked_crumbs(const Engine *e);
 
 #endif

@@ -16,7 +16,7 @@ typedef enum MoveFormat {
     MOVE_FMT_HUB_A1    // as MOVE_FMT_HUB with squares numbered from a1 (1=a1 ... 32=h8)
 } MoveFormat;
 
-enum { FEN_MAX = 160, MOVE_TEXT_MAX = 64, HUB_POS_LEN = 33 };
+enum { FEN_MAX = 160, MOVE_TEXT_MAX = 64, HUB_POS_LEN = 33, NOTATION_DIAGRAM_MAX = 256 };
 
 // Parses a FEN such as "W:W21-32:B1-12" or "B:WKa1,c3:Bd6" (optional ":H<n>:F<n>" suffix).
 // On error returns false, writes a one-line reason to err, and leaves out untouched.
@@ -39,6 +39,10 @@ void notation_move(const Move *m, MoveFormat fmt, char *buf, size_t len);
 // Returns false with a reason ("illegal", "ambiguous", "malformed") in err.
 bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move *out, char *err,
                          size_t errlen);
+
+// The board as text for people: eight ranks (8 first, '.' empty, w b men, W B kings) and a
+// line of file letters, each ending in a newline.
+void notation_diagram(const Board *b, char *buf, size_t len);
 
 // Algebraic name of a square ("c3").
 void notation_square(Square s, char out[3]);

@@ -62,6 +62,8 @@ typedef struct SearchShared {
     atomic_bool pondering;    // while set, time limits do not apply
     _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
     _Atomic int completed_depth; // deepest iteration any thread has completed
+    _Atomic uint64_t nodes_used; // nodes of all threads, counted at every node when the
+                                 // search has a node limit (limits.nodes)
     // Near the root, the position each thread is searching, with the thread's id in the low
     // byte (0: free); see search.c, "breadcrumbs".
     _Atomic uint64_t crumbs[SEARCH_CRUMB_SLOTS];
@@ -81,9 +83,6 @@ typedef struct SearchShared {
     Score best_score;
     Depth best_depth;
 } SearchShared;
-
-// Sets l to a fixed-depth analysis search with no clock (bench, tools, tests).
-void search_limits_depth(SearchLimits *l, Depth depth);
 
 // Allocates a worker (64-byte aligned, owns its board, stacks, killers and history); NULL when
 // out of memory.
@@ -110,11 +109,5 @@ uint64_t search_worker_nodes(const SearchWorker *w);
 // iterations replaces the main thread's result when a helper completed a deeper iteration with
 // a score at least as good (single-line searches only); its info line is then reported.
 void search_choose_result(SearchShared *sh);
-
-// Packs a move into the 16-bit code kept in the TT.
-uint16_t search_move_code(const Move *m);
-
-// Score as "mate N" moves (N > 0 wins), or 0 when the score is not a forced result.
-int search_mate_moves(Score s);
 
 #endif

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Time budget for one move: a soft target (stop after an iteration past it) and a hard limit.
+// Time and limits of one search: the budget of a move (a soft target and a hard limit), the
+// clock input of both dialects, and every decision to stop.
 #ifndef TIMEMAN_H_INCLUDED
 #define TIMEMAN_H_INCLUDED
 
 #include "types.h"
 
 typedef struct TimeInput {
-    int64_t time_ms;     // our clock, or -1 when there is no clock
-    int64_t inc_ms;      // our increment
+    bool has_clock;      // time_ms, inc_ms and movestogo are given
+    int64_t time_ms;     // our clock; a negative one counts as 0 (play on the increment)
+    int64_t inc_ms;      // our increment (negative counts as 0)
     int movestogo;       // moves to the next time control, 0 if sudden death
-    int64_t movetime_ms; // fixed time for this move, or -1
+    int64_t movetime_ms; // fixed time for this move, 0 if none
     int64_t overhead_ms; // what the GUI and pipes cost per move
 } TimeInput;
 
@@ -18,13 +20,47 @@ typedef struct TimeBudget {
     int64_t hard_ms; // never search past this; -1 = no time limit
 } TimeBudget;
 
+// What the main thread knows after an iteration, for the decision to start another.
+typedef struct IterationEnd {
+    int64_t elapsed_ms;
+    bool pondering;      // time limits do not apply while pondering
+    bool best_changed;   // the best move differs from the previous iteration's
+    Score score;         // the best move's score
+    bool instant;        // a single legal move with a clock: play it after one iteration
+    int mate_moves;      // the score as a win in N moves (0 if none)
+    int mate_limit;      // `go mate N` (0 if not asked)
+} IterationEnd;
+
+// State kept across iterations by timeman_stop_after_iteration.
+typedef struct TimeIterations {
+    double changes;      // best-move changes, halved every iteration
+    Score last_score;
+    int done;            // iterations seen
+} TimeIterations;
+
+// The clock of the UCI-style dialect: wtime/btime is what is left now.
+TimeInput timeman_uci_input(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
+                            int64_t movetime_ms);
+
+// The clock of the Hub dialect: `time` is given before this move's increment is added (as
+// pydraughts and lidraughts-bot send it), so the clock now is time + inc.
+TimeInput timeman_hub_input(bool has_clock, int64_t time_ms, int64_t inc_ms, int moves,
+                            int64_t movetime_ms);
+
 // Computes the budget for one move.
 TimeBudget timeman_budget(const TimeInput *in);
 
-// The soft target scaled for instability: when the best move changed in recent iterations or
-// the score fell, search longer. changes: best-move changes in the last iterations (decayed);
-// drop: score fall in centi-men since the previous iteration (positive = worse).
-int64_t timeman_soft_scaled(const TimeBudget *b, double changes, int drop);
+// No time limit (infinite analysis).
+TimeBudget timeman_no_budget(void);
+
+// Polled during an iteration: past the hard limit (never while pondering).
+bool timeman_out_of_time(const TimeBudget *b, int64_t elapsed_ms, bool pondering);
+
+// Polled at every node of a node-limited search: the budget is spent.
+bool timeman_out_of_nodes(uint64_t limit, uint64_t used);
+
+// After an iteration: true when the search should stop rather than start the next one.
+bool timeman_stop_after_iteration(TimeIterations *t, const TimeBudget *b, const IterationEnd *it);
 
 // Milliseconds on a monotonic clock.
 int64_t timeman_now_ms(void);

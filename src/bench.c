@@ -7,12 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "board.h"
 #include "engine.h"
-#include "movegen.h"
 #include "notation.h"
-
-enum { PERFT_DEPTH_MAX = 20 };
 
 static double now_seconds(void)
 {
@@ -25,23 +21,23 @@ int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, cha
                            size_t errlen)
 {
     Board b;
-    if (depth < 1 || depth > PERFT_DEPTH_MAX) {
-        snprintf(err, errlen, "perft depth must be 1..%d", PERFT_DEPTH_MAX);
+    if (depth < 1 || depth > BENCH_PERFT_DEPTH_MAX) {
+        snprintf(err, errlen, "perft depth must be 1..%d", BENCH_PERFT_DEPTH_MAX);
         return -1;
     }
-    if (fen)
-        if (!notation_parse_fen(fen, &b, err, errlen))
-            return -1;
+    engine_library_init();
+    if (fen && !notation_parse_fen(fen, &b, err, errlen))
+        return -1;
     if (!fen)
         board_start(&b);
     MoveList list;
-    movegen_all(&b, &list);
+    engine_moves_of(&b, &list);
     int64_t total = 0;
     for (int i = 0; i < list.count; i++) {
         Board child = b;
         char text[MOVE_TEXT_MAX];
         board_play(&child, &list.moves[i]);
-        uint64_t n = movegen_perft(&child, depth - 1, bulk);
+        uint64_t n = engine_perft(&child, depth - 1, bulk);
         notation_move(&list.moves[i], MOVE_FMT_UCI, text, sizeof text);
         fprintf(out, "%s: %llu\n", text, (unsigned long long)n);
         total += (int64_t)n;
@@ -65,8 +61,8 @@ int bench_perft_main(int argc, char **argv)
         if (errno || end == argv[0] || *end)
             depth = -1;
     }
-    if (argc < 1 || argc > 2 || depth < 1 || depth > PERFT_DEPTH_MAX) {
-        printf("error: usage: damka perft <depth 1..%d> [FEN] [--no-bulk]\n", PERFT_DEPTH_MAX);
+    if (argc < 1 || argc > 2 || depth < 1 || depth > BENCH_PERFT_DEPTH_MAX) {
+        printf("error: usage: damka perft <depth 1..%d> [FEN] [--no-bulk]\n", BENCH_PERFT_DEPTH_MAX);
         return 2;
     }
     double t0 = now_seconds();
@@ -102,15 +98,13 @@ static bool arg_int(int argc, char **argv, int i, long lo, long hi, long *out)
 
 int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_out)
 {
-    Engine *e = malloc(sizeof *e);
-    if (!e || !engine_init(e)) {
-        free(e);
+    Engine *e = engine_new();
+    if (!e) {
         fprintf(out, "error: out of memory\n");
         return 2;
     }
-    if (!engine_set_hash(e, (size_t)hash_mb) || !engine_set_threads(e, threads)) {
-        engine_destroy(e);
-        free(e);
+    if (!engine_set_hash(e, hash_mb) || !engine_set_threads(e, threads)) {
+        engine_free(e);
         fprintf(out, "error: cannot set hash %d MB and %d threads\n", hash_mb, threads);
         return 2;
     }
@@ -124,27 +118,25 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
             fprintf(out, "error: bench position %d: %s\n", i + 1, err);
             continue;
         }
-        SearchLimits limits;
-        search_limits_depth(&limits, depth);
+        EngineGo go;
+        EngineResult r;
+        engine_go_depth(&go, depth);
         double t0 = now_seconds();
-        engine_go(e, &limits, NULL, NULL, NULL);
+        engine_go(e, &go, NULL, NULL, NULL);
         engine_wait(e);
         double dt = now_seconds() - t0;
         searching += dt;
-        uint64_t n = 0;
-        for (int t = 0; t < e->sh.thread_count; t++)
-            n += search_worker_nodes(e->sh.workers[t]);
-        if (e->sh.has_best)
-            notation_move(&e->sh.best, MOVE_FMT_UCI, text, sizeof text);
+        engine_result(e, &r);
+        uint64_t n = r.nodes;
+        if (r.has_best)
+            notation_move(&r.best, MOVE_FMT_UCI, text, sizeof text);
         fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu time %.0f ms\n",
-                i + 1, count, BENCH_FENS[i], text, e->sh.best_score, (unsigned long long)n,
-                dt * 1000.0);
+                i + 1, count, BENCH_FENS[i], text, r.score, (unsigned long long)n, dt * 1000.0);
         total += n;
     }
     fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
     fprintf(out, "Nodes/second: %.0f\n", searching > 0 ? (double)total / searching : 0.0);
-    engine_destroy(e);
-    free(e);
+    engine_free(e);
     if (nodes_out)
         *nodes_out = total;
     return 0;
@@ -155,9 +147,9 @@ int bench_main(int argc, char **argv)
     long depth = BENCH_DEPTH_DEFAULT, threads = 1, hash = BENCH_HASH_DEFAULT;
     if (argc > 3 || !arg_int(argc, argv, 0, 1, MAX_PLY - 1, &depth) ||
         !arg_int(argc, argv, 1, 1, ENGINE_THREADS_MAX, &threads) ||
-        !arg_int(argc, argv, 2, TT_MB_MIN, TT_MB_MAX, &hash)) {
+        !arg_int(argc, argv, 2, ENGINE_HASH_MIN, ENGINE_HASH_MAX, &hash)) {
         printf("error: usage: damka bench [depth 1..%d] [threads 1..%d] [hash_mb %d..%d]\n",
-               MAX_PLY - 1, ENGINE_THREADS_MAX, TT_MB_MIN, TT_MB_MAX);
+               MAX_PLY - 1, ENGINE_THREADS_MAX, ENGINE_HASH_MIN, ENGINE_HASH_MAX);
         return 2;
     }
     return bench_run(stdout, (int)depth, (int)threads, (int)hash, NULL);

@@ -1,42 +1,90 @@
 // SPDX-License-Identifier: MIT
-// Owns the engine's mutable state: the game, the TT, the pool and the running search.
+// Owns the engine's mutable state: the game, the options, the TT, the pool and the running
+// search. The only module above search that calls the search, movegen or the evaluation.
 #include "engine.h"
 
-#include <stdio.h>
+#include <assert.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "eval.h"
 #include "movegen.h"
-#include "notation.h"
+#include "pool.h"
 #include "tables.h"
 #include "timeman.h"
+#include "tt.h"
 
-bool engine_init(Engine *e)
+struct Engine {
+    Board board;                      // current position (after the game's moves)
+    Key keys[MAX_GAME_PLIES];         // keys of the positions before it, oldest first
+    int nkeys;
+    DrawCounters counters;
+    Key scratch_keys[MAX_GAME_PLIES]; // keys of a game being set, before it is committed
+    TT tt;
+    Pool pool;
+    SearchShared sh;
+    atomic_bool user_stop;            // stop requested by the front end
+    EngineBestFn on_best;
+    void *ctx;
+    // Options.
+    int threads;
+    int multipv;
+    bool ponder;
+    bool analyse_mode;
+    int64_t move_overhead_ms;
+    int move_style;                   // 0 uci, 1 algebraic, 2 numeric
+    int hub_numbering;                // 0 b8, 1 a1
+};
+
+enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
+
+void engine_library_init(void) { tables_init(); }
+
+void engine_go_depth(EngineGo *go, Depth depth)
 {
-    memset(e, 0, sizeof *e);
-    tables_init();
-    board_start(&e->board);
-    tt_init(&e->tt);
-    if (!tt_resize(&e->tt, ENGINE_HASH_DEFAULT))
-        return false;
-    e->threads = 1;
-    if (!pool_init(&e->pool, 1)) {
-        tt_free(&e->tt);
-        return false;
-    }
-    return true;
+    memset(go, 0, sizeof *go);
+    go->depth = depth;
+    go->analysis = true;
 }
 
-void engine_destroy(Engine *e)
+Engine *engine_new(void)
 {
+    engine_library_init();
+    Engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    board_start(&e->board);
+    tt_init(&e->tt);
+    e->threads = 1;
+    e->multipv = 1;
+    e->move_overhead_ms = ENGINE_OVERHEAD_DEFAULT;
+    if (!pool_init(&e->pool, 1)) {
+        free(e);
+        return NULL;
+    }
+    if (!engine_set_hash(e, ENGINE_HASH_DEFAULT)) {
+        pool_destroy(&e->pool);
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void engine_free(Engine *e)
+{
+    if (!e)
+        return;
     engine_stop(e);
     pool_destroy(&e->pool);
     tt_free(&e->tt);
+    free(e);
 }
 
 void engine_new_game(Engine *e)
 {
-    engine_wait(e);
+    engine_stop(e);
     tt_clear(&e->tt, e->threads);
     pool_clear(&e->pool);
     board_start(&e->board);
@@ -65,7 +113,9 @@ static bool play_moves(Engine *e, const Board *start, const char *const *moves, 
         keys[i] = b.key;
         c = rules_after_move(c, &b, &m);
         board_play(&b, &m);
+        assert(board_is_ok(&b));
     }
+    engine_stop(e); // a running search reads the game
     e->board = b;
     e->counters = c;
     e->nkeys = nmoves;
@@ -95,15 +145,45 @@ bool engine_set_hub_position(Engine *e, const char *pos, const char *const *move
     return play_moves(e, &start, moves, nmoves, fmt, err, errlen);
 }
 
+const Board *engine_board(const Engine *e) { return &e->board; }
+
+int engine_legal_moves(const Engine *e, MoveList *list) { return movegen_all(&e->board, list); }
+
+bool engine_parse_move(const Engine *e, const char *text, MoveFormat fmt, Move *out, char *err,
+                       size_t errlen)
+{
+    return notation_parse_move(&e->board, text, fmt, out, err, errlen);
+}
+
 GameResult engine_game_result(const Engine *e)
 {
     return rules_game_result(&e->board, e->counters, e->keys, e->nkeys);
 }
 
+void engine_explain_eval(const Engine *e, FILE *out) { eval_explain(&e->board, out); }
+
+int engine_moves_of(const Board *b, MoveList *list) { return movegen_all(b, list); }
+
+uint64_t engine_perft(const Board *b, int depth, bool bulk) { return movegen_perft(b, depth, bulk); }
+
 static void sleep_ms(int ms)
 {
     struct timespec ts = {0, (long)ms * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+static void fill_result(const Engine *e, EngineResult *r)
+{
+    const SearchShared *sh = &e->sh;
+    memset(r, 0, sizeof *r);
+    r->has_best = sh->has_best;
+    r->has_ponder = sh->has_ponder;
+    r->best = sh->best;
+    r->ponder = sh->ponder;
+    r->score = sh->best_score;
+    r->depth = sh->best_depth;
+    for (int t = 0; t < sh->thread_count; t++)
+        r->nodes += search_worker_nodes(sh->workers[t]);
 }
 
 // Runs on the main search thread when every thread has stopped.
@@ -114,24 +194,40 @@ static void search_done(void *ctx)
     while (!atomic_load(&e->user_stop) &&
            (e->sh.limits.infinite || atomic_load(&e->sh.pondering)))
         sleep_ms(1);
-    if (e->on_best)
-        e->on_best(e->ctx, &e->sh);
+    if (e->on_best) {
+        EngineResult r;
+        fill_result(e, &r);
+        e->on_best(e->ctx, &r);
+    }
 }
 
-void engine_go(Engine *e, const SearchLimits *limits, SearchInfoFn on_info, EngineBestFn on_best,
+bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn on_best,
                void *ctx)
 {
-    engine_wait(e);
+    engine_stop(e);
+    if (movegen_count(&e->board) == 0)
+        return false;
     SearchShared *sh = &e->sh;
+    SearchLimits *l = &sh->limits;
+    memset(l, 0, sizeof *l);
+    l->depth = go->depth;
+    l->nodes = go->nodes;
+    l->mate = go->mate;
+    l->time = go->time;
+    l->time.overhead_ms = e->move_overhead_ms;
+    l->infinite = go->infinite;
+    l->ponder = go->ponder;
+    l->analysis = go->analysis || e->analyse_mode;
+    l->multipv = e->multipv;
+    l->nsearchmoves = go->nsearchmoves;
+    memcpy(l->searchmoves, go->searchmoves, (size_t)go->nsearchmoves * sizeof(Move));
     sh->tt = &e->tt;
-    sh->limits = *limits;
-    sh->budget = timeman_budget(&limits->time);
-    if (limits->infinite)
-        sh->budget = (TimeBudget){-1, -1};
+    sh->budget = l->infinite ? timeman_no_budget() : timeman_budget(&l->time);
     atomic_store(&sh->stop, false);
-    atomic_store(&sh->pondering, limits->ponder);
+    atomic_store(&sh->pondering, l->ponder);
     atomic_store(&sh->start_ms, timeman_now_ms());
     atomic_store(&sh->completed_depth, 0);
+    atomic_store(&sh->nodes_used, 0);
     sh->root = e->board;
     sh->root_counters = e->counters;
     sh->history = e->keys;
@@ -144,10 +240,13 @@ void engine_go(Engine *e, const SearchLimits *limits, SearchInfoFn on_info, Engi
     e->ctx = ctx;
     tt_new_search(&e->tt);
     pool_start(&e->pool, sh, search_done, e);
+    return true;
 }
 
 void engine_stop(Engine *e)
 {
+    if (!pool_is_searching(&e->pool))
+        return;
     atomic_store(&e->user_stop, true);
     atomic_store(&e->sh.stop, true);
     engine_wait(e);
@@ -163,23 +262,148 @@ void engine_wait(Engine *e) { pool_wait(&e->pool); }
 
 bool engine_is_searching(Engine *e) { return pool_is_searching(&e->pool); }
 
-bool engine_set_hash(Engine *e, size_t megabytes)
+void engine_result(const Engine *e, EngineResult *out) { fill_result(e, out); }
+
+int engine_win_plies(Score s)
 {
-    engine_wait(e);
-    return tt_resize(&e->tt, megabytes);
+    if (s >= SCORE_WIN_MIN)
+        return SCORE_WIN - s;
+    if (s <= -SCORE_WIN_MIN)
+        return -(SCORE_WIN + s);
+    return 0;
 }
 
-bool engine_set_threads(Engine *e, int threads)
+// ---- Options ----------------------------------------------------------------------------------
+
+bool engine_set_hash(Engine *e, int64_t megabytes)
 {
-    engine_wait(e);
-    if (threads < 1 || threads > ENGINE_THREADS_MAX || !pool_resize(&e->pool, threads))
+    engine_stop(e);
+    if (megabytes < TT_MB_MIN || megabytes > TT_MB_MAX || !tt_resize(&e->tt, (size_t)megabytes))
         return false;
-    e->threads = threads;
+    // Every page is touched now: the first search must not pay for it (a 64 MB table made the
+    // first `go` take 160 ms more, bench/RESULTS.md).
+    tt_clear(&e->tt, e->threads);
     return true;
 }
 
-void engine_clear_hash(Engine *e)
+int64_t engine_hash(const Engine *e) { return (int64_t)e->tt.megabytes; }
+
+bool engine_set_hash_log2(Engine *e, int64_t log2_entries)
 {
-    engine_wait(e);
+    int shift = LOG2_MB - 4; // 2^16 entries of 16 bytes are 1 MB
+    if (log2_entries < shift || log2_entries > shift + 16)
+        return false;
+    return engine_set_hash(e, INT64_C(1) << (log2_entries - shift));
+}
+
+int64_t engine_hash_log2(const Engine *e)
+{
+    int64_t n = 0;
+    while ((INT64_C(1) << (n + 1)) * TT_ENTRY_BYTES <= (int64_t)e->tt.megabytes << LOG2_MB)
+        n++;
+    return n;
+}
+
+bool engine_set_threads(Engine *e, int64_t threads)
+{
+    engine_stop(e);
+    if (threads < 1 || threads > ENGINE_THREADS_MAX || threads > POOL_MAX ||
+        !pool_resize(&e->pool, (int)threads))
+        return false;
+    e->threads = (int)threads;
+    return true;
+}
+
+int64_t engine_threads(const Engine *e) { return e->threads; }
+
+bool engine_clear_hash(Engine *e, int64_t unused)
+{
+    (void)unused;
+    engine_stop(e);
     tt_clear(&e->tt, e->threads);
+    return true;
+}
+
+bool engine_set_multipv(Engine *e, int64_t lines)
+{
+    if (lines < 1 || lines > ENGINE_MULTIPV_MAX)
+        return false;
+    e->multipv = (int)lines;
+    return true;
+}
+
+int64_t engine_multipv(const Engine *e) { return e->multipv; }
+
+bool engine_set_ponder(Engine *e, int64_t on)
+{
+    e->ponder = on != 0;
+    return true;
+}
+
+int64_t engine_ponder(const Engine *e) { return e->ponder; }
+
+bool engine_set_move_overhead(Engine *e, int64_t ms)
+{
+    if (ms < 0 || ms > ENGINE_OVERHEAD_MAX)
+        return false;
+    e->move_overhead_ms = ms;
+    return true;
+}
+
+int64_t engine_move_overhead(const Engine *e) { return e->move_overhead_ms; }
+
+bool engine_set_analyse_mode(Engine *e, int64_t on)
+{
+    e->analyse_mode = on != 0;
+    return true;
+}
+
+int64_t engine_analyse_mode(const Engine *e) { return e->analyse_mode; }
+
+static const MoveFormat UCI_FORMATS[] = {MOVE_FMT_UCI, MOVE_FMT_ALG, MOVE_FMT_NUMERIC};
+static const MoveFormat HUB_FORMATS[] = {MOVE_FMT_HUB, MOVE_FMT_HUB_A1};
+
+bool engine_set_move_style(Engine *e, int64_t style)
+{
+    if (style < 0 || style >= (int64_t)(sizeof UCI_FORMATS / sizeof UCI_FORMATS[0]))
+        return false;
+    e->move_style = (int)style;
+    return true;
+}
+
+int64_t engine_move_style(const Engine *e) { return e->move_style; }
+
+MoveFormat engine_uci_format(const Engine *e) { return UCI_FORMATS[e->move_style]; }
+
+bool engine_set_hub_numbering(Engine *e, int64_t numbering)
+{
+    if (numbering < 0 || numbering >= (int64_t)(sizeof HUB_FORMATS / sizeof HUB_FORMATS[0]))
+        return false;
+    e->hub_numbering = (int)numbering;
+    return true;
+}
+
+int64_t engine_hub_numbering(const Engine *e) { return e->hub_numbering; }
+
+MoveFormat engine_hub_format(const Engine *e) { return HUB_FORMATS[e->hub_numbering]; }
+
+bool engine_ignore_option(Engine *e, int64_t value)
+{
+    (void)e;
+    (void)value;
+    return true;
+}
+
+int64_t engine_no_value(const Engine *e)
+{
+    (void)e;
+    return 0;
+}
+
+int engine_marked_crumbs(const Engine *e)
+{
+    int n = 0;
+    for (int i = 0; i < SEARCH_CRUMB_SLOTS; i++)
+        n += atomic_load(&e->sh.crumbs[i]) != 0;
+    return n;
 }

@@ -364,3 +364,21 @@ bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move 
         }
     return fail(err, errlen, "illegal move '%.20s'", text);
 }
+
+void notation_diagram(const Board *b, char *buf, size_t len)
+{
+    static const char PIECE[] = ".wbWB";
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int y = 7; y >= 0 && n < len; y--) {
+        n += (size_t)snprintf(buf + n, len - n, " %d ", y + 1);
+        for (int x = 0; x < 8 && n < len; x++) {
+            Square s = tables_square_at(x, y);
+            n += (size_t)snprintf(buf + n, len - n, "%c ", s < 0 ? ' ' : PIECE[board_piece_at(b, s)]);
+        }
+        if (n < len)
+            n += (size_t)snprintf(buf + n, len - n, "\n");
+    }
+    if (n < len)
+        snprintf(buf + n, len - n, "   a b c d e f g h\n");
+}

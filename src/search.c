@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Owns the search: iterative deepening with aspiration windows, principal variation search,
-// capture quiescence with threat resolution, move ordering, draw and game-end scoring.
+// capture quiescence with threat resolution, pruning, draw and game-end scoring. Move ordering
+// is movepick's, and every decision to stop is timeman's.
 #include "search.h"
 
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,21 +13,29 @@
 #include "bitboard.h"
 #include "eval.h"
 #include "movegen.h"
-#include "tables.h"
+#include "movepick.h"
 
+// The search's constants. "Match" means accepted by an SPRT match against the version before
+// (logs in bench/matches/, figures in bench/RESULTS.md); "first choice" means set by hand and
+// not tuned since.
 enum {
-    CHECK_EVERY = 1024,     // nodes between two looks at the clock and the stop flag
-    ASPIRATION_DEPTH = 5,   // first depth searched with an aspiration window
-    ASPIRATION_DELTA = 20,  // initial half-width of the window, in centi-men
-    HISTORY_MAX = 1 << 14,
-    LMR_MIN_DEPTH = 3,
-    LMR_MIN_MOVES = 2,      // moves searched at full depth before reductions start
-    RFP_MAX_DEPTH = 6,      // reverse futility pruning up to this depth
-    RFP_MARGIN = 70,        // per ply of depth, in centi-men
-    LMP_MAX_DEPTH = 5,      // late-move pruning of quiet moves up to this depth
-    FUTILITY_MAX_DEPTH = 3, // futility pruning of quiet moves up to this depth
-    FUTILITY_MARGIN = 80,   // per ply of depth, in centi-men
-    IIR_MIN_DEPTH = 5,      // no TT move from this depth on: search one ply shallower
+    CHECK_EVERY = 1024,     // nodes between two looks at the clock and publishing the node
+                            // count (the stop flag and node limits are checked every node);
+                            // a power of two, cheap next to 6 M nodes/s: first choice
+    ASPIRATION_DEPTH = 5,   // first depth searched with an aspiration window: first choice
+    ASPIRATION_DELTA = 20,  // initial half-width of the window, in centi-men: first choice
+    ASPIRATION_MAX = 400,   // a window grown past this half-width opens fully: first choice
+    LMR_MIN_DEPTH = 3,      // late-move reductions from this depth (match, 2026-11-29)
+    LMR_MIN_MOVES = 2,      // moves searched at full depth before reductions start (match)
+    RFP_MAX_DEPTH = 6,      // reverse futility pruning up to this depth (match, lmr-rfp)
+    RFP_MARGIN = 70,        // per ply of depth, in centi-men (match, lmr-rfp)
+    LMP_MAX_DEPTH = 5,      // late-move pruning of quiet moves up to this depth (match,
+                            // prune-lmp-futility-iir)
+    FUTILITY_MAX_DEPTH = 3, // futility pruning of quiet moves up to this depth (same match)
+    FUTILITY_MARGIN = 80,   // per ply of depth, in centi-men (same match)
+    IIR_MIN_DEPTH = 5,      // no TT move from this depth on: search one ply shallower (same)
+    REPORT_NEW_BEST_MS = 500, // a new best move mid-iteration is reported after this time
+    REPORT_BOUND_MS = 1000,   // fail-high/low lines are reported after this time
     EVAL_NONE = SCORE_INF + 1, // no static score (a capture is pending)
 };
 
@@ -56,8 +66,7 @@ struct SearchWorker {
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];
     Score evals[MAX_PLY + 2];                 // static score along the path, EVAL_NONE if none
-    Move killers[MAX_PLY][2];
-    int32_t history[2][SQUARE_COUNT][SQUARE_COUNT];
+    MoveHistory mh;                           // killers and history (movepick)
     int pvlen[MAX_PLY + 1];
     Move pv[MAX_PLY + 1][MAX_PLY];
     int nroots;
@@ -65,7 +74,8 @@ struct SearchWorker {
     RootMove roots[MAX_MOVES];
 };
 
-// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies.
+// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies
+// (1.75 before; 1.5 won its match, 2026-11-29, lmr-divisor-1.5).
 #define LMR_DIVISOR 1.5
 static int8_t lmr_table[64][MAX_MOVES];
 static pthread_once_t lmr_once = PTHREAD_ONCE_INIT;
@@ -78,32 +88,18 @@ static void build_lmr(void)
 }
 
 // Quiet moves searched before the rest are pruned, by depth and whether the static score
-// improved on two plies before.
+// improved on two plies before (the formula of chess engines, accepted by its match).
 static int lmp_count(Depth depth, bool improving)
 {
     return (3 + depth * depth) / (improving ? 1 : 2) + 1;
 }
 
-static inline bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured;
-}
+// A winning score as moves to the win (0 if it is not a forced win).
+static int win_moves(Score s) { return s >= SCORE_WIN_MIN ? (SCORE_WIN - s + 1) / 2 : 0; }
 
-uint16_t search_move_code(const Move *m)
-{
-    // 0x8000 marks a move; from and to take 5 bits each; 5 bits tell captures apart.
-    uint64_t h = (m->captured * 0x9E3779B97F4A7C15ULL) >> 59;
-    return (uint16_t)(0x8000u | m->from | (unsigned)m->to << 5 | (unsigned)h << 10);
-}
-
-int search_mate_moves(Score s)
-{
-    if (s >= SCORE_WIN_MIN)
-        return (SCORE_WIN - s + 1) / 2;
-    if (s <= -SCORE_WIN_MIN)
-        return -(SCORE_WIN + s) / 2;
-    return 0;
-}
+#ifndef NDEBUG
+static inline bool is_score(Score s) { return s > -SCORE_INF && s < SCORE_INF; }
+#endif
 
 // Win and loss scores are stored relative to the node, not the root.
 static Score score_to_tt(Score s, int ply)
@@ -114,15 +110,6 @@ static Score score_to_tt(Score s, int ply)
 static Score score_from_tt(Score s, int ply)
 {
     return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s;
-}
-
-void search_limits_depth(SearchLimits *l, Depth depth)
-{
-    memset(l, 0, sizeof *l);
-    l->depth = depth;
-    l->multipv = 1;
-    l->analysis = true;
-    l->time = (TimeInput){-1, 0, 0, -1, 0};
 }
 
 SearchWorker *search_worker_new(int id)
@@ -140,8 +127,7 @@ void search_worker_free(SearchWorker *w) { free(w); }
 
 void search_worker_clear(SearchWorker *w)
 {
-    memset(w->killers, 0, sizeof w->killers);
-    memset(w->history, 0, sizeof w->history);
+    movepick_clear(&w->mh);
 }
 
 // Makes this worker's node count and selective depth visible to the reporting thread.
@@ -201,16 +187,16 @@ static void count_node(SearchWorker *w, int ply)
     w->local_nodes++;
     if (ply > w->seldepth)
         w->seldepth = ply;
+    SearchShared *sh = w->sh;
     if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
         return;
     publish(w);
     if (w->id != 0)
         return;
-    SearchShared *sh = w->sh;
     bool pondering = atomic_load_explicit(&sh->pondering, memory_order_relaxed);
-    if (!pondering && sh->budget.hard_ms >= 0 && elapsed_ms(sh) >= sh->budget.hard_ms)
+    if (timeman_out_of_time(&sh->budget, elapsed_ms(sh), pondering))
         atomic_store(&sh->stop, true);
-    if (sh->limits.nodes && total_nodes(sh) >= sh->limits.nodes)
+    if (timeman_out_of_nodes(sh->limits.nodes, total_nodes(sh)))
         atomic_store(&sh->stop, true);
     // A helper has completed the last iteration asked for: its result will be reported.
     if (sh->limits.depth && sh->limits.multipv <= 1 &&
@@ -245,65 +231,6 @@ static void update_pv(SearchWorker *w, int ply, const Move *m)
     w->pvlen[ply] = n + 1;
 }
 
-// Move ordering scores: TT move, captures by size, killers, then history.
-static void score_moves(const SearchWorker *w, const Board *b, const MoveList *list,
-                        uint16_t tt_move, int ply, int32_t *scores)
-{
-    for (int i = 0; i < list->count; i++) {
-        const Move *m = &list->moves[i];
-        int32_t s;
-        if (tt_move && search_move_code(m) == tt_move)
-            s = 1 << 30;
-        else if (m->captured)
-            s = (1 << 28) + 1024 * bb_count(m->captured) + ((m->flags & MOVE_PROMOTES) ? 512 : 0);
-        else if (same_move(m, &w->killers[ply][0]))
-            s = (1 << 27) + 1;
-        else if (same_move(m, &w->killers[ply][1]))
-            s = 1 << 27;
-        else
-            s = w->history[b->side][m->from][m->to] +
-                ((m->flags & MOVE_PROMOTES) ? HISTORY_MAX : 0);
-        scores[i] = s;
-    }
-}
-
-// Brings the best-scored move of list[i..] to position i.
-static void pick_next(MoveList *list, int32_t *scores, int i)
-{
-    int best = i;
-    for (int j = i + 1; j < list->count; j++)
-        if (scores[j] > scores[best])
-            best = j;
-    if (best != i) {
-        Move tm = list->moves[i];
-        list->moves[i] = list->moves[best];
-        list->moves[best] = tm;
-        int32_t ts = scores[i];
-        scores[i] = scores[best];
-        scores[best] = ts;
-    }
-}
-
-static void update_quiet_stats(SearchWorker *w, const Board *b, const Move *m, int ply,
-                               Depth depth, const MoveList *list, int tried)
-{
-    if (!same_move(m, &w->killers[ply][0])) {
-        w->killers[ply][1] = w->killers[ply][0];
-        w->killers[ply][0] = *m;
-    }
-    int bonus = depth * depth;
-    int32_t *h = &w->history[b->side][m->from][m->to];
-    *h += bonus - *h * bonus / HISTORY_MAX;
-    // Quiet moves tried before the cut-off did not cut: lower them.
-    for (int i = 0; i < tried; i++) {
-        const Move *o = &list->moves[i];
-        if (o->captured || same_move(o, m))
-            continue;
-        int32_t *ho = &w->history[b->side][o->from][o->to];
-        *ho -= bonus + *ho * bonus / HISTORY_MAX;
-    }
-}
-
 // Quiescence: captures are compulsory, so a position with a capture is never scored
 // statically. When the opponent threatens a capture, the first quiescence ply tries every
 // quiet move instead of trusting the static score.
@@ -331,11 +258,12 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     if (n == 0)
         return -SCORE_WIN + ply;
     int32_t scores[MAX_MOVES];
-    score_moves(w, b, &list, 0, ply, scores);
+    movepick_score(&w->mh, b, &list, 0, ply, scores);
     for (int i = 0; i < n; i++) {
-        pick_next(&list, scores, i);
+        movepick_next(&list, scores, i);
         Board child = *b;
         board_play(&child, &list.moves[i]);
+        assert(board_is_ok(&child));
         push(w, b, &list.moves[i], &child, ply);
         Score s = -qsearch(w, &child, -beta, -alpha, ply + 1, qply + (capture ? 0 : 1));
         if (stopped(w))
@@ -424,7 +352,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
 
     // Step 8. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
-    score_moves(w, b, &list, tt_hit ? tt.move : 0, ply, scores);
+    movepick_score(&w->mh, b, &list, tt_hit ? tt.move : 0, ply, scores);
     Score best = -SCORE_INF, orig_alpha = alpha;
     Move best_move = {0};
     bool has_best = false;
@@ -435,11 +363,11 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     bool own_king = (b->pieces[b->side] & b->kings) != 0;
     int lmp = prunable && !own_king && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving)
                                                                : MAX_MOVES;
-    pick_next(&list, scores, 0);
+    movepick_next(&list, scores, 0);
     for (int i = 0; i < n; i++) {
         // Moves are picked one ahead, so that the next one's TT bucket can be fetched early.
         if (i + 1 < n)
-            pick_next(&list, scores, i + 1);
+            movepick_next(&list, scores, i + 1);
         const Move *m = &list.moves[i];
         bool promotes = (m->flags & MOVE_PROMOTES) != 0;
         // Late quiet moves at low depth are not searched at all (late-move and futility
@@ -448,6 +376,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
             continue;
         Board child = *b;
         board_play(&child, m);
+        assert(board_is_ok(&child));
         // The next move's TT bucket is fetched now, while this move's subtree is searched.
         if (i == 0)
             tt_prefetch(w->sh->tt, child.key);
@@ -467,8 +396,8 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
                 r += !pv_node && !improving;
                 r += marked; // another thread is searching this node too
                 r -= pv_node;
-                r -= scores[i] >= (1 << 27);
-                r -= w->history[b->side][m->from][m->to] / (HISTORY_MAX / 2);
+                r -= scores[i] >= MOVEPICK_KILLER;
+                r -= movepick_history(&w->mh, b, m) / (MOVEPICK_HISTORY_MAX / 2);
                 if (r < 0)
                     r = 0;
                 if (r > new_depth - 1)
@@ -492,7 +421,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
                     update_pv(w, ply, m);
                 if (s >= beta) {
                     if (!m->captured)
-                        update_quiet_stats(w, b, m, ply, depth, &list, i);
+                        movepick_update(&w->mh, b, m, ply, depth, &list, i);
                     break;
                 }
             }
@@ -501,8 +430,9 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
 
     // Step 9. Store.
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(w->sh->tt, b->key, has_best ? search_move_code(&best_move) : 0,
+    tt_store(w->sh->tt, b->key, has_best ? movepick_code(&best_move) : 0,
              score_to_tt(best, ply), ev, depth, bound);
+    assert(is_score(best));
     return best;
 }
 
@@ -546,6 +476,7 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
         RootMove *rm = &w->roots[i];
         Board child = *b;
         board_play(&child, &rm->move);
+        assert(board_is_ok(&child));
         push(w, b, &rm->move, &child, 0);
         Depth nd = depth - 1;
         if (w->nroots == 1)
@@ -571,7 +502,7 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
             // A new best move in the middle of an iteration is reported at once (after the
             // first half second, so that short searches do not flood the output).
             if (w->id == 0 && i > w->pv_index && s > alpha && s < beta &&
-                elapsed_ms(w->sh) >= 500)
+                elapsed_ms(w->sh) >= REPORT_NEW_BEST_MS)
                 report_move(w, depth, rm, w->pv_index, BOUND_EXACT);
         } else {
             rm->score = -SCORE_INF; // not better than the lines above: sorted after them
@@ -609,11 +540,26 @@ static Score root_score(const RootMove *rm)
 }
 
 // Reports root move rm as MultiPV line `line` (0-based).
+#ifndef NDEBUG
+// True when every move of the PV is legal in turn from the root (checked in debug builds).
+static bool pv_is_legal(const Board *root, const RootMove *rm)
+{
+    Board b = *root;
+    for (int i = 0; i < rm->pvlen; i++) {
+        if (!movegen_is_legal(&b, &rm->pv[i]))
+            return false;
+        board_play(&b, &rm->pv[i]);
+    }
+    return true;
+}
+#endif
+
 static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound)
 {
     SearchShared *sh = w->sh;
     if (!sh->on_info)
         return;
+    assert(pv_is_legal(&sh->root, rm));
     publish(w);
     Depth seldepth = max_seldepth(sh); // all threads (this one's is published)
     if (rm->seldepth > seldepth)
@@ -650,7 +596,7 @@ static void init_roots(SearchWorker *w)
     for (int i = 0; i < list.count; i++) {
         bool wanted = sh->limits.nsearchmoves == 0;
         for (int k = 0; k < sh->limits.nsearchmoves && !wanted; k++)
-            wanted = same_move(&list.moves[i], &sh->limits.searchmoves[k]);
+            wanted = movepick_same(&list.moves[i], &sh->limits.searchmoves[k]);
         if (!wanted)
             continue;
         RootMove *rm = &w->roots[w->nroots++];
@@ -694,17 +640,17 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
         if (s <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = s - delta > -SCORE_INF ? s - delta : -SCORE_INF;
-            if (is_main && elapsed_ms(w->sh) > 1000)
+            if (is_main && elapsed_ms(w->sh) > REPORT_BOUND_MS)
                 report(w, depth, line, BOUND_UPPER);
         } else if (s >= beta) {
             beta = s + delta < SCORE_INF ? s + delta : SCORE_INF;
-            if (is_main && elapsed_ms(w->sh) > 1000)
+            if (is_main && elapsed_ms(w->sh) > REPORT_BOUND_MS)
                 report(w, depth, line, BOUND_LOWER);
         } else {
             return true;
         }
         delta += delta;
-        if (delta > 400) {
+        if (delta > ASPIRATION_MAX) {
             alpha = -SCORE_INF;
             beta = SCORE_INF;
         }
@@ -715,7 +661,7 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
 // PV: reported by the main thread w unless its last line already says so.
 static void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
 {
-    if (w->reported_depth != depth || !same_move(&rm->move, &w->reported_move) ||
+    if (w->reported_depth != depth || !movepick_same(&rm->move, &w->reported_move) ||
         w->reported_score != root_score(rm))
         report_move(w, depth, rm, 0, bound);
 }
@@ -742,7 +688,7 @@ static void finish_main(SearchWorker *w)
     }
     const RootMove *rm = &w->roots[0];
     // A move or score other than the last completed iteration's comes from the unfinished one.
-    bool from_completed = same_move(&rm->move, &w->completed_root.move) &&
+    bool from_completed = movepick_same(&rm->move, &w->completed_root.move) &&
                           root_score(rm) == w->completed_root.score;
     set_result(sh, rm, from_completed ? w->completed : w->root_depth);
     if (sh->limits.multipv <= 1)
@@ -768,8 +714,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
     if (sh->limits.mate > 0 && sh->limits.depth == 0 && 2 * sh->limits.mate < max_depth)
         max_depth = 2 * sh->limits.mate;
     Move last_best = w->roots[0].move;
-    double changes = 0;
-    Score last_score = 0;
+    TimeIterations iters = {0};
     // A single legal move is played at once, unless analysing or pondering.
     bool instant = w->nroots == 1 && !sh->limits.analysis && !sh->limits.infinite &&
                    !sh->limits.ponder && sh->budget.soft_ms >= 0;
@@ -800,24 +745,17 @@ void search_run(SearchWorker *w, SearchShared *sh)
         for (int line = 0; line < lines; line++)
             report(w, d, line, BOUND_EXACT);
 
-        // Time: stop after an iteration once past the (stretched) soft target.
-        if (!same_move(&last_best, &w->roots[0].move))
-            changes += 1.0;
+        // Time, mate and single-move limits: timeman decides whether to go on.
+        IterationEnd it = {.elapsed_ms = elapsed_ms(sh),
+                           .pondering = atomic_load(&sh->pondering),
+                           .best_changed = !movepick_same(&last_best, &w->roots[0].move),
+                           .score = w->roots[0].score,
+                           .instant = instant,
+                           .mate_moves = win_moves(w->roots[0].score),
+                           .mate_limit = sh->limits.mate};
         last_best = w->roots[0].move;
-        int drop = depth > 1 ? last_score - w->roots[0].score : 0;
-        last_score = w->roots[0].score;
-        bool pondering = atomic_load(&sh->pondering);
-        int64_t soft = timeman_soft_scaled(&sh->budget, changes, drop);
-        changes *= 0.5;
-        if (!pondering && soft >= 0 && elapsed_ms(sh) >= soft * 6 / 10)
-            break; // the next iteration would most likely not finish in time
-        if (instant && !pondering)
+        if (timeman_stop_after_iteration(&iters, &sh->budget, &it))
             break;
-        if (sh->limits.mate > 0) {
-            int mm = search_mate_moves(w->roots[0].score);
-            if (mm > 0 && mm <= sh->limits.mate)
-                break;
-        }
     }
     publish(w);
     if (is_main)

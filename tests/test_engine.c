@@ -72,12 +72,15 @@ START_TEST(rule_7_2_5_fifteen_moves_kings_only)
     test_fen("W:W21,K30:BK1,K2", &m);
     MoveList list;
     movegen_all(&m, &list);
+    int man_moves = 0;
     for (int i = 0; i < list.count; i++)
         if (list.moves[i].from == 20) {
             DrawCounters after = rules_after_move((DrawCounters){25, 25}, &m, &list.moves[i]);
             ck_assert_int_eq(after.reversible, 0);
             ck_assert_int_eq(after.balance, 26);
+            man_moves++;
         }
+    ck_assert_int_eq(man_moves, 1); // the man on square 21 (a3, on the edge) has one: a3-b4
 }
 END_TEST
 
@@ -192,9 +195,15 @@ START_TEST(test_tt_store_probe)
     ck_assert_int_eq(d.eval, 17);
     ck_assert_int_eq(d.depth, 9);
     ck_assert_int_eq(d.bound, BOUND_LOWER);
-    ck_assert_int_gt(tt_hashfull(&tt), -1);
     tt_clear(&tt, 2);
     ck_assert(!tt_probe(&tt, 0x1234567890ULL, &d));
+    // hashfull: permille of the sampled entries written in this search.
+    ck_assert_int_eq(tt_hashfull(&tt), 0);
+    for (Key k = 1; k <= tt.bucket_count * TT_BUCKET; k++)
+        tt_store(&tt, k * 0x9E3779B97F4A7C15ULL, 0x8001, 1, 0, 1, BOUND_EXACT);
+    ck_assert_int_gt(tt_hashfull(&tt), 500);
+    tt_new_search(&tt);
+    ck_assert_int_eq(tt_hashfull(&tt), 0); // entries of an older search do not count
     tt_free(&tt);
 }
 END_TEST
@@ -236,29 +245,34 @@ START_TEST(test_timeman_budget)
 {
     // 1 s + 0.1 s with 30 ms overhead: about a thirtieth of the clock plus most of the
     // increment, and the hard limit never past a third of what is left.
-    TimeInput in = {1000, 100, 0, -1, 30};
+    TimeInput in = timeman_uci_input(true, 1000, 100, 0, 0);
+    in.overhead_ms = 30;
     TimeBudget b = timeman_budget(&in);
     ck_assert_int_ge(b.soft_ms, 90);
     ck_assert_int_le(b.soft_ms, 120);
     ck_assert_int_le(b.hard_ms, (1000 - 30) / 3);
     ck_assert_int_ge(b.hard_ms, b.soft_ms);
     // Almost no time left: think a millisecond, never past the clock.
-    in = (TimeInput){20, 0, 0, -1, 30};
+    in = timeman_uci_input(true, 20, 0, 0, 0);
+    in.overhead_ms = 30;
     b = timeman_budget(&in);
     ck_assert_int_eq(b.soft_ms, 1);
     ck_assert_int_le(b.hard_ms, 1);
     // Fixed time per move: all of it but the overhead.
-    in = (TimeInput){-1, 0, 0, 500, 30};
+    in = timeman_uci_input(false, 0, 0, 0, 500);
+    in.overhead_ms = 30;
     b = timeman_budget(&in);
     ck_assert_int_eq(b.soft_ms, 470);
     ck_assert_int_eq(b.hard_ms, 470);
     // The last move before the time control may use what is left, less the overhead.
-    in = (TimeInput){3000, 0, 1, -1, 30};
+    in = timeman_uci_input(true, 3000, 0, 1, 0);
+    in.overhead_ms = 30;
     b = timeman_budget(&in);
     ck_assert_int_le(b.hard_ms, 2970);
     ck_assert_int_ge(b.soft_ms, 2000);
     // No clock: no limit.
-    in = (TimeInput){-1, 0, 0, -1, 30};
+    in = timeman_uci_input(false, 0, 0, 0, 0);
+    in.overhead_ms = 30;
     b = timeman_budget(&in);
     ck_assert_int_eq(b.soft_ms, -1);
     ck_assert_int_eq(b.hard_ms, -1);
@@ -273,13 +287,15 @@ static void search_fen(Engine *e, const char *fen, int depth, char *best, Score 
     char err[128];
     engine_new_game(e);
     ck_assert_msg(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err), "%s", err);
-    SearchLimits l;
-    search_limits_depth(&l, depth);
-    engine_go(e, &l, NULL, NULL, NULL);
+    EngineGo go;
+    EngineResult r;
+    engine_go_depth(&go, depth);
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
     engine_wait(e);
-    ck_assert(e->sh.has_best);
-    notation_move(&e->sh.best, MOVE_FMT_UCI, best, MOVE_TEXT_MAX);
-    *score = e->sh.best_score;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    notation_move(&r.best, MOVE_FMT_UCI, best, MOVE_TEXT_MAX);
+    *score = r.score;
 }
 
 typedef struct Puzzle {
@@ -316,17 +332,17 @@ static bool is_one_of(const char *move, const char *list)
 
 START_TEST(test_search_puzzles)
 {
-    static Engine e;
-    ck_assert(engine_init(&e));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
     const Puzzle *p = &PUZZLES[_i];
     char best[MOVE_TEXT_MAX];
     Score score;
-    search_fen(&e, p->fen, p->depth, best, &score);
+    search_fen(e, p->fen, p->depth, best, &score);
     ck_assert_msg(is_one_of(best, p->best), "%s: played %s, want %s (score %d)", p->what, best,
                   p->best, score);
     ck_assert_msg(score >= p->min_score, "%s: score %d, want >= %d", p->what, score,
                   p->min_score);
-    engine_destroy(&e);
+    engine_free(e);
 }
 END_TEST
 
@@ -335,22 +351,25 @@ START_TEST(test_search_draw_rule_7_2_7)
     // Three white kings against a black king on the long diagonal, 9 plies after the balance
     // arose: rule 7.2.7 ends the game as a draw when Black keeps to the diagonal, so the search
     // must score 0 (without the rule, three kings against one would look winning).
-    static Engine e;
-    ck_assert(engine_init(&e));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
     static const char *const moves[] = {"d8-c7", "a1-b2", "c7-b6", "b2-a1", "b6-a5",
                                         "a1-b2", "f8-e7", "b2-a1", "e7-d8"};
     char err[128];
-    engine_new_game(&e);
-    ck_assert_msg(engine_set_position(&e, "W:WK2,K3,K12:BK29", moves, 9, MOVE_FMT_ALG, err,
+    engine_new_game(e);
+    ck_assert_msg(engine_set_position(e, "W:WK2,K3,K12:BK29", moves, 9, MOVE_FMT_ALG, err,
                                       sizeof err),
                   "%s", err);
-    ck_assert_int_eq(engine_game_result(&e), GAME_ONGOING);
-    SearchLimits l;
-    search_limits_depth(&l, 10);
-    engine_go(&e, &l, NULL, NULL, NULL);
-    engine_wait(&e);
-    ck_assert_int_eq(e.sh.best_score, 0);
-    engine_destroy(&e);
+    ck_assert_int_eq(engine_game_result(e), GAME_ONGOING);
+    EngineGo go;
+    EngineResult r;
+    engine_go_depth(&go, 10);
+    engine_go(e, &go, NULL, NULL, NULL);
+    engine_wait(e);
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    ck_assert_int_eq(r.score, 0);
+    engine_free(e);
 }
 END_TEST
 
@@ -358,31 +377,33 @@ START_TEST(test_search_repetition_in_search)
 {
     // White (a king and three men against a king and a man) is winning, but b2-a1 brings back a
     // position of the game's history: searched alone (searchmoves), that move scores a draw.
-    static Engine e;
-    ck_assert(engine_init(&e));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
     static const char *const moves[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7", "a1-b2", "a7-b8"};
     char err[128];
-    engine_new_game(&e);
-    ck_assert_msg(engine_set_position(&e, "W:WK29,21,26,28:BK5,4", moves, 6, MOVE_FMT_ALG, err,
+    engine_new_game(e);
+    ck_assert_msg(engine_set_position(e, "W:WK29,21,26,28:BK5,4", moves, 6, MOVE_FMT_ALG, err,
                                       sizeof err),
                   "%s", err);
-    SearchLimits l;
-    search_limits_depth(&l, 8);
-    engine_go(&e, &l, NULL, NULL, NULL);
-    engine_wait(&e);
-    ck_assert_int_gt(e.sh.best_score, 100);
-    ck_assert(notation_parse_move(&e.board, "b2-a1", MOVE_FMT_ALG, &l.searchmoves[0], err,
-                                  sizeof err));
-    l.nsearchmoves = 1;
-    engine_go(&e, &l, NULL, NULL, NULL);
-    engine_wait(&e);
-    ck_assert_int_eq(e.sh.best_score, 0);
+    EngineGo go;
+    EngineResult r;
+    engine_go_depth(&go, 8);
+    engine_go(e, &go, NULL, NULL, NULL);
+    engine_wait(e);
+    engine_result(e, &r);
+    ck_assert_int_gt(r.score, 100);
+    ck_assert(engine_parse_move(e, "b2-a1", MOVE_FMT_ALG, &go.searchmoves[0], err, sizeof err));
+    go.nsearchmoves = 1;
+    engine_go(e, &go, NULL, NULL, NULL);
+    engine_wait(e);
+    engine_result(e, &r);
+    ck_assert_int_eq(r.score, 0);
     // And a third occurrence in the game itself is the draw of rule 7.2.3.
     static const char *const more[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7",
                                        "a1-b2", "a7-b8", "b2-a1", "b8-a7"};
-    ck_assert(engine_set_position(&e, "W:WK29,21,26,28:BK5,4", more, 8, MOVE_FMT_ALG, err, sizeof err));
-    ck_assert_int_eq(engine_game_result(&e), GAME_DRAW_REPETITION);
-    engine_destroy(&e);
+    ck_assert(engine_set_position(e, "W:WK29,21,26,28:BK5,4", more, 8, MOVE_FMT_ALG, err, sizeof err));
+    ck_assert_int_eq(engine_game_result(e), GAME_DRAW_REPETITION);
+    engine_free(e);
 }
 END_TEST
 
@@ -393,18 +414,18 @@ START_TEST(test_smp_same_forced_wins)
     // order (and with it what reductions and pruning hide) differs from a single thread's. When
     // one thread first saw the three-kings win at exactly its puzzle depth, 4 threads missed it
     // in about 1 search in 10 at that depth, and in none of 60 two plies deeper.
-    static Engine e;
-    ck_assert(engine_init(&e));
-    ck_assert(engine_set_threads(&e, 4));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    ck_assert(engine_set_threads(e, 4));
     for (size_t i = 0; i < sizeof PUZZLES / sizeof PUZZLES[0]; i++) {
         char best[MOVE_TEXT_MAX];
         Score score;
-        search_fen(&e, PUZZLES[i].fen, PUZZLES[i].depth + 2, best, &score);
+        search_fen(e, PUZZLES[i].fen, PUZZLES[i].depth + 2, best, &score);
         ck_assert_msg(is_one_of(best, PUZZLES[i].best), "%s: 4 threads played %s",
                       PUZZLES[i].what, best);
         ck_assert_int_ge(score, PUZZLES[i].min_score);
     }
-    engine_destroy(&e);
+    engine_free(e);
 }
 END_TEST
 
@@ -419,96 +440,92 @@ START_TEST(test_smp_last_report_is_the_move_played)
     // With 4 threads the move played often comes from a helper that completed a deeper
     // iteration than the main thread; the last info line must then be that helper's: its
     // depth, score and PV, the PV starting with the move played.
-    static Engine e;
-    ck_assert(engine_init(&e));
-    ck_assert(engine_set_threads(&e, 4));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    ck_assert(engine_set_threads(e, 4));
     char err[128];
     for (int k = 0; k < 8; k++) {
         const Puzzle *p = &PUZZLES[k % (int)(sizeof PUZZLES / sizeof PUZZLES[0])];
-        engine_new_game(&e);
-        ck_assert_msg(engine_set_position(&e, p->fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err),
+        engine_new_game(e);
+        ck_assert_msg(engine_set_position(e, p->fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err),
                       "%s", err);
-        SearchLimits l;
-        search_limits_depth(&l, p->depth);
+        EngineGo go;
+        EngineResult r;
+        engine_go_depth(&go, p->depth);
         static SearchReport last;
         memset(&last, 0, sizeof last);
-        engine_go(&e, &l, keep_last_report, NULL, &last);
-        engine_wait(&e);
-        ck_assert(e.sh.has_best);
+        engine_go(e, &go, keep_last_report, NULL, &last);
+        engine_wait(e);
+        engine_result(e, &r);
+        ck_assert(r.has_best);
         ck_assert_int_gt(last.pvlen, 0);
-        ck_assert_msg(last.pv[0].from == e.sh.best.from && last.pv[0].to == e.sh.best.to,
+        ck_assert_msg(last.pv[0].from == r.best.from && last.pv[0].to == r.best.to,
                       "%s: last info line is not about the move played", p->what);
-        ck_assert_int_eq(last.depth, e.sh.best_depth);
-        ck_assert_int_eq(last.score, e.sh.best_score);
-        ck_assert_int_eq(e.sh.has_ponder, last.pvlen > 1);
-        if (e.sh.has_ponder)
-            ck_assert(last.pv[1].from == e.sh.ponder.from && last.pv[1].to == e.sh.ponder.to);
+        ck_assert_int_eq(last.depth, r.depth);
+        ck_assert_int_eq(last.score, r.score);
+        ck_assert_int_eq(r.has_ponder, last.pvlen > 1);
+        if (r.has_ponder)
+            ck_assert(last.pv[1].from == r.ponder.from && last.pv[1].to == r.ponder.to);
     }
-    engine_destroy(&e);
+    engine_free(e);
 }
 END_TEST
 
 // True when no thread's breadcrumb is left in the shared table: each thread removes its mark
 // when it leaves a node, a stopped search included, so none can mislead the next search.
-static bool no_breadcrumbs(Engine *e)
-{
-    for (int i = 0; i < SEARCH_CRUMB_SLOTS; i++)
-        if (atomic_load(&e->sh.crumbs[i]) != 0)
-            return false;
-    return true;
-}
+static bool no_breadcrumbs(const Engine *e) { return engine_marked_crumbs(e) == 0; }
 
 START_TEST(test_smp_thread_changes_and_legal_moves)
 {
     // Threads 1 -> 4 -> 2 -> 1 between searches; every search returns a legal move.
-    static Engine e;
-    ck_assert(engine_init(&e));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
     static const int counts[] = {1, 4, 2, 1};
     static const char *const fens[] = {"W:W21-32:B1-12", "B:W17,21,22,23,24,26,27,29,30,31,32:"
                                                          "B1,2,3,4,5,6,7,10,13,15,19",
                                        "W:WK21,22,24,28:B13,18,23", "W:W5,K18,28:BK19"};
     for (int k = 0; k < 4; k++) {
-        ck_assert(engine_set_threads(&e, counts[k]));
-        ck_assert_int_eq(e.pool.count, counts[k]);
+        ck_assert(engine_set_threads(e, counts[k]));
+        ck_assert_int_eq(engine_threads(e), counts[k]);
         for (int i = 0; i < 4; i++) {
             char best[MOVE_TEXT_MAX];
             Score score;
-            search_fen(&e, fens[i], 7, best, &score);
+            search_fen(e, fens[i], 7, best, &score);
             Move m;
             char err[128];
-            ck_assert_msg(notation_parse_move(&e.board, best, MOVE_FMT_ALG, &m, err, sizeof err),
+            ck_assert_msg(engine_parse_move(e, best, MOVE_FMT_ALG, &m, err, sizeof err),
                           "%d threads, %s: %s", counts[k], fens[i], err);
-            ck_assert_msg(no_breadcrumbs(&e), "%d threads, %s", counts[k], fens[i]);
+            ck_assert_msg(no_breadcrumbs(e), "%d threads, %s", counts[k], fens[i]);
         }
     }
-    ck_assert(!engine_set_threads(&e, 0));
-    ck_assert_int_eq(e.pool.count, 1);
-    engine_destroy(&e);
+    ck_assert(!engine_set_threads(e, 0));
+    ck_assert_int_eq(engine_threads(e), 1);
+    engine_free(e);
 }
 END_TEST
 
 START_TEST(test_smp_stop_at_once)
 {
-    static Engine e;
-    ck_assert(engine_init(&e));
-    ck_assert(engine_set_threads(&e, 4));
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    ck_assert(engine_set_threads(e, 4));
     char err[128];
-    ck_assert(engine_set_position(&e, NULL, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
-    SearchLimits l;
-    memset(&l, 0, sizeof l);
-    l.infinite = true;
-    l.multipv = 1;
-    l.time = (TimeInput){-1, 0, 0, -1, 0};
-    engine_go(&e, &l, NULL, NULL, NULL);
+    ck_assert(engine_set_position(e, NULL, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go;
+    memset(&go, 0, sizeof go);
+    go.infinite = true;
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
     struct timespec ts = {0, 200000000};
     nanosleep(&ts, NULL);
-    ck_assert(engine_is_searching(&e));
+    ck_assert(engine_is_searching(e));
     int64_t t0 = timeman_now_ms();
-    engine_stop(&e);
+    engine_stop(e);
     ck_assert_int_lt(timeman_now_ms() - t0, 500);
-    ck_assert(e.sh.has_best);
-    ck_assert(no_breadcrumbs(&e));
-    engine_destroy(&e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    ck_assert(no_breadcrumbs(e));
+    engine_free(e);
 }
 END_TEST
 

@@ -1,33 +1,53 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Checks that each module includes only modules to its left in the layer order of
-# docs/style.md (section 3). Prints each violation; exits 1 if any.
-order="types bitboard tables board notation movegen rules eval tt history movepick timeman search pool book engine protocol protocol_hub bench main"
-rank() {
+# Checks the module boundaries of docs/style.md (section 3), with no exceptions:
+# - in src/ and include/, a module includes only modules of earlier layers (a layer's modules
+#   never include each other: uci and hub, say);
+# - in tools/, a file includes only the engine facade, the text and value types it hands out
+#   (engine, notation, board, rules, types) and the tools' own headers.
+# Prints each violation; exits 1 if any.
+layers="types|bitboard|tables|board|movegen|notation|rules eval egdb tt|movepick timeman|search|pool|book|engine|options|protocol|bench|uci hub|main"
+tool_allowed="engine notation board rules types"
+layer() {
     i=0
-    for m in $order; do
-        [ "$m" = "$1" ] && { echo $i; return; }
+    IFS='|'
+    for group in $layers; do
+        IFS=' '
+        for m in $group; do
+            [ "$m" = "$1" ] && { echo $i; return; }
+        done
+        IFS='|'
         i=$((i + 1))
     done
+    IFS=' '
     echo -1
 }
+includes() { sed -n 's/^#include "\(.*\)\.h"/\1/p' "$1"; }
 fail=0
 for f in src/*.c include/*.h; do
     mod=$(basename "$f"); mod=${mod%.*}
-    r=$(rank "$mod")
+    r=$(layer "$mod")
     [ "$r" -lt 0 ] && { echo "check-layers: $f is not in the layer order"; fail=1; continue; }
-    for inc in $(sed -n 's/^#include "\(.*\)\.h"/\1/p' "$f"); do
+    for inc in $(includes "$f"); do
         [ "$inc" = "$mod" ] && continue
-        [ "$inc" = bench_positions ] && continue # generated from bench/positions.txt
-        ri=$(rank "$inc")
-        # notation and movegen share a layer; protocol and bench too.
-        if [ "$ri" -lt 0 ] || [ "$ri" -gt "$r" ]; then
-            case "$mod:$inc" in
-                notation:movegen|bench:protocol|protocol:bench|protocol:protocol_hub) continue ;;
-            esac
-            echo "check-layers: $f includes $inc.h, which sits above it"
+        [ "$inc" = bench_positions ] && continue # data generated from bench/positions.txt
+        ri=$(layer "$inc")
+        if [ "$ri" -lt 0 ] || [ "$ri" -ge "$r" ]; then
+            echo "check-layers: $f includes $inc.h, which is not in a layer below $mod"
             fail=1
         fi
+    done
+done
+tool_headers=$(find tools -name '*.h' -exec basename {} .h \;)
+for f in $(find tools -name '*.c' -o -name '*.h'); do
+    for inc in $(includes "$f"); do
+        ok=0
+        for a in $tool_allowed $tool_headers; do
+            [ "$inc" = "$a" ] && ok=1
+        done
+        [ $ok = 1 ] && continue
+        echo "check-layers: $f includes $inc.h: tools use the engine facade (engine.h) instead"
+        fail=1
     done
 done
 [ $fail = 0 ] && echo "check-layers: ok"

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "engine.h"
-#include "movegen.h"
 #include "notation.h"
 
 enum { LINES_MAX = 100000 };
@@ -34,7 +33,7 @@ static void walk(const Board *b, Line *cur, int plies)
         return;
     }
     MoveList list;
-    movegen_all(b, &list);
+    engine_moves_of(b, &list);
     for (int i = 0; i < list.count; i++) {
         Board child = *b;
         board_play(&child, &list.moves[i]);
@@ -53,8 +52,8 @@ int main(int argc, char **argv)
         return 2;
     }
     lines = calloc(LINES_MAX, sizeof *lines);
-    static Engine e;
-    if (!lines || !engine_init(&e))
+    Engine *e = engine_new();
+    if (!lines || !e)
         return 1;
     Board start;
     board_start(&start);
@@ -76,19 +75,21 @@ int main(int argc, char **argv)
             strncat(text, mv, sizeof text - strlen(text) - 1);
         }
         if (depth) {
-            engine_new_game(&e);
-            if (!engine_set_position(&e, NULL, words, lines[i].n, MOVE_FMT_UCI, err, sizeof err))
+            engine_new_game(e);
+            if (!engine_set_position(e, NULL, words, lines[i].n, MOVE_FMT_UCI, err, sizeof err))
                 return 1;
-            SearchLimits l;
-            search_limits_depth(&l, depth);
-            engine_go(&e, &l, NULL, NULL, NULL);
-            engine_wait(&e);
-            if (abs(e.sh.best_score) > max_cp)
+            EngineGo go;
+            EngineResult r;
+            engine_go_depth(&go, depth);
+            engine_go(e, &go, NULL, NULL, NULL);
+            engine_wait(e);
+            engine_result(e, &r);
+            if (abs(r.score) > max_cp)
                 continue;
         }
         printf("%s\n", text);
     }
-    engine_destroy(&e);
+    engine_free(e);
     free(lines);
     return 0;
 }

@@ -1,36 +1,38 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer harness for the protocol line handler: the input is a session of lines in either
 // dialect. Any crash, sanitizer report or hang is a bug. Searches are stopped after each input;
-// lines that only cost time (bench, perft, big Hash or Threads values) are skipped.
+// lines that only cost time (bench, perft, big Hash, tt-size or Threads values) are skipped.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+#include "hub.h"
 #include "protocol.h"
+#include "uci.h"
 
 static bool slow_line(const char *line)
 {
     return strstr(line, "bench") || strstr(line, "perft") || strstr(line, "ash") ||
-           strstr(line, "hreads");
+           strstr(line, "hreads") || strstr(line, "tt-size");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static Engine engine;
-    static bool ready = false;
+    static Engine *engine;
     static FILE *out;
-    if (!ready) {
-        if (!engine_init(&engine) || !engine_set_hash(&engine, 1))
+    if (!engine) {
+        engine = engine_new();
+        if (!engine || !engine_set_hash(engine, 1))
             abort();
         out = fopen("/dev/null", "w");
-        ready = true;
     }
+    const ProtoDialect *dialects[2] = {uci_dialect(), hub_dialect()};
     Proto p;
-    proto_init(&p, &engine, NULL, out);
+    proto_init(&p, engine, NULL, out, dialects, NULL);
     char line[PROTO_LINE_MAX + 1];
     size_t i = 0;
     while (i < size) {
@@ -47,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
     }
     proto_stop_search(&p);
-    engine_new_game(&engine);
+    engine_new_game(engine);
     proto_free(&p);
     return 0;
 }

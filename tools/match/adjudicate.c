@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "match.h"
-#include "movegen.h"
 
 void game_start(Game *g, const Board *start)
 {

@@ -7,9 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "match.h"
-#include "movegen.h"
-#include "tables.h"
 
 enum { FAULT_ILLEGAL, FAULT_CRASH, FAULT_HANG, FAULT_MALFORMED, FAULT_START, FAULT_KINDS };
 static const char *const FAULT_NAMES[FAULT_KINDS] = {"illegal move", "crash", "hang",
@@ -523,7 +522,7 @@ static void summary(const MatchState *s)
 int main(int argc, char **argv)
 {
     static MatchConfig c;
-    tables_init();
+    engine_library_init();
     signal(SIGPIPE, SIG_IGN); // a crashed engine must not take the runner down
     c.games = 2;
     c.concurrency = 1;
