@@ -25,6 +25,10 @@ bool notation_parse_fen(const char *text, Board *out, char *err, size_t errlen);
 // Writes the canonical numeric FEN, e.g. "W:W21,22,...,32:B1,...,12" (kings with K).
 void notation_fen(const Board *b, char *buf, size_t len);
 
+// The same with algebraic squares, "B:Wc3,e3,Ka1:Bb8,a7,Kc5": the form every PDN reader takes
+// for GameType 25 (numeric FEN squares are read from a1 by some).
+void notation_fen_algebraic(const Board *b, char *buf, size_t len);
+
 // Parses a Hub position string: side W/B then 32 of w b W B e (square 1 first).
 bool notation_parse_hub_pos(const char *text, Board *out, char *err, size_t errlen);
 

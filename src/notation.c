@@ -180,7 +180,8 @@ static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
         *pos += (size_t)w;
 }
 
-void notation_fen(const Board *b, char *buf, size_t len)
+// Writes the FEN of b with numeric (1-32) or algebraic (c3) squares.
+static void write_fen(const Board *b, bool algebraic, char *buf, size_t len)
 {
     size_t pos = 0;
     if (len)
@@ -192,12 +193,21 @@ void notation_fen(const Board *b, char *buf, size_t len)
         for (Square s = 0; s < SQUARE_COUNT; s++) {
             if (!(b->pieces[side] & g_square_bb[s]))
                 continue;
-            append(buf, len, &pos, "%s%s%d", first ? "" : ",",
-                   (b->kings & g_square_bb[s]) ? "K" : "", s + 1);
+            char name[8];
+            if (algebraic)
+                notation_square(s, name);
+            else
+                snprintf(name, sizeof name, "%d", s + 1);
+            append(buf, len, &pos, "%s%s%s", first ? "" : ",",
+                   (b->kings & g_square_bb[s]) ? "K" : "", name);
             first = false;
         }
     }
 }
+
+void notation_fen(const Board *b, char *buf, size_t len) { write_fen(b, false, buf, len); }
+
+void notation_fen_algebraic(const Board *b, char *buf, size_t len) { write_fen(b, true, buf, len); }
 
 bool notation_parse_hub_pos(const char *text, Board *out, char *err, size_t errlen)
 {

@@ -60,8 +60,9 @@ struct SearchWorker {
     Depth completed;                          // deepest iteration this worker completed
     RootMove completed_root;                  // its best move, score and PV
     Move reported_move;                       // main thread: the last info line of line 1,
-    Score reported_score;                     // its score and depth (depth 0: none yet)
-    Depth reported_depth;
+    Score reported_score;                     // its score, depth (depth 0: none yet) and
+    Depth reported_depth;                     // node count
+    uint64_t reported_nodes;
     int key_base;                             // index in keys of the root position
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];
@@ -149,8 +150,11 @@ uint64_t search_worker_nodes(const SearchWorker *w)
     return atomic_load_explicit(&w->nodes, memory_order_relaxed);
 }
 
+// Nodes of all threads: exact in a node-limited search, else as last published.
 static uint64_t total_nodes(const SearchShared *sh)
 {
+    if (sh->limits.nodes)
+        return atomic_load_explicit(&sh->nodes_used, memory_order_relaxed);
     uint64_t n = 0;
     for (int i = 0; i < sh->thread_count; i++)
         n += search_worker_nodes(sh->workers[i]);
@@ -188,6 +192,11 @@ static void count_node(SearchWorker *w, int ply)
     if (ply > w->seldepth)
         w->seldepth = ply;
     SearchShared *sh = w->sh;
+    // A node limit is exact: with one, every node of every thread is counted in one place.
+    if (sh->limits.nodes &&
+        timeman_out_of_nodes(sh->limits.nodes,
+                             atomic_fetch_add_explicit(&sh->nodes_used, 1, memory_order_relaxed) + 1))
+        atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
     if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
         return;
     publish(w);
@@ -195,8 +204,6 @@ static void count_node(SearchWorker *w, int ply)
         return;
     bool pondering = atomic_load_explicit(&sh->pondering, memory_order_relaxed);
     if (timeman_out_of_time(&sh->budget, elapsed_ms(sh), pondering))
-        atomic_store(&sh->stop, true);
-    if (timeman_out_of_nodes(sh->limits.nodes, total_nodes(sh)))
         atomic_store(&sh->stop, true);
     // A helper has completed the last iteration asked for: its result will be reported.
     if (sh->limits.depth && sh->limits.multipv <= 1 &&
@@ -579,6 +586,7 @@ static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int li
         w->reported_move = rm->move;
         w->reported_score = r.score;
         w->reported_depth = depth;
+        w->reported_nodes = r.nodes;
     }
 }
 
@@ -657,12 +665,14 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
     }
 }
 
-// The last info line of a single-line search tells the move played, with its depth, score and
-// PV: reported by the main thread w unless its last line already says so.
+// The last info line of a single-line search tells the move played, with its depth, score, PV
+// and the search's final node count: reported by the main thread w unless its last line
+// already says all that.
 static void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
 {
+    publish(w);
     if (w->reported_depth != depth || !movepick_same(&rm->move, &w->reported_move) ||
-        w->reported_score != root_score(rm))
+        w->reported_score != root_score(rm) || w->reported_nodes != total_nodes(w->sh))
         report_move(w, depth, rm, 0, bound);
 }
 

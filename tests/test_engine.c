@@ -10,6 +10,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "notation.h"
+#include "options.h"
 #include "rules.h"
 #include "search.h"
 #include "tables.h"
@@ -270,6 +271,20 @@ START_TEST(test_timeman_budget)
     b = timeman_budget(&in);
     ck_assert_int_le(b.hard_ms, 2970);
     ck_assert_int_ge(b.soft_ms, 2000);
+    // A negative clock counts as 0: the move is played on (half) the increment.
+    in = timeman_uci_input(true, -50, 100, 0, 0);
+    in.overhead_ms = 30;
+    b = timeman_budget(&in);
+    ck_assert_int_ge(b.soft_ms, 1);
+    ck_assert_int_le(b.hard_ms, 100);
+    // Hub: the clock is time + inc (clients send it before the increment is added).
+    in = timeman_hub_input(true, -413, 900, 0, 0);
+    ck_assert(in.has_clock);
+    ck_assert_int_eq(in.time_ms, 487);
+    in.overhead_ms = 30;
+    b = timeman_budget(&in);
+    ck_assert_int_gt(b.soft_ms, 100);
+    ck_assert_int_le(b.hard_ms, 487 - 30);
     // No clock: no limit.
     in = timeman_uci_input(false, 0, 0, 0, 0);
     in.overhead_ms = 30;
@@ -529,6 +544,65 @@ START_TEST(test_smp_stop_at_once)
 }
 END_TEST
 
+START_TEST(test_node_limit_facade)
+{
+    // The node count of a node-limited search is the limit, give or take a node per thread.
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    for (int threads = 1; threads <= 2; threads++) {
+        ck_assert(engine_set_threads(e, threads));
+        EngineGo go;
+        memset(&go, 0, sizeof go);
+        go.nodes = 5000;
+        ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+        engine_wait(e);
+        EngineResult r;
+        engine_result(e, &r);
+        ck_assert(r.has_best);
+        ck_assert_uint_ge(r.nodes, 5000);
+        ck_assert_uint_le(r.nodes, 5000 + (uint64_t)threads);
+    }
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_options_table)
+{
+    // Every row: its default applies and reads back; a value out of range is refused with a
+    // reason and changes nothing; names are unique within a dialect.
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    char err[ENGINE_ERR_MAX], text[OPTION_TEXT_MAX];
+    for (int i = 0; i < options_count(); i++) {
+        const Option *o = options_at(i);
+        OptionDialect d = o->name[OPTION_UCI] ? OPTION_UCI : OPTION_HUB;
+        for (int k = 0; k < 2; k++)
+            if (o->name[k])
+                ck_assert_ptr_eq(options_find((OptionDialect)k, o->name[k]), o);
+        if (o->type == OPTION_BUTTON || o->type == OPTION_IGNORED)
+            continue;
+        options_value_text(o, o->def, text, sizeof text);
+        ck_assert_msg(options_set(e, o, d, text, err, sizeof err), "%s: %s", o->name[d], err);
+        if (o->type != OPTION_COMBO || o->choices[1])
+            ck_assert_int_eq(o->get(e), o->def);
+        int64_t before = o->get(e);
+        ck_assert(!options_set(e, o, d, "1000000000000", err, sizeof err));
+        ck_assert_msg(strstr(err, o->name[d]) != NULL, "%s", err);
+        ck_assert(!options_set(e, o, d, NULL, err, sizeof err));
+        ck_assert_int_eq(o->get(e), before);
+    }
+    // A refused allocation keeps the table.
+    const Option *hash = options_find(OPTION_UCI, "hash");
+    ck_assert(hash != NULL);
+    ck_assert(!options_set(e, hash, OPTION_UCI, "65536", err, sizeof err) ||
+              engine_hash(e) == 65536);
+    ck_assert(options_set(e, hash, OPTION_UCI, "8", err, sizeof err));
+    ck_assert_int_eq(engine_hash(e), 8);
+    ck_assert_int_eq(engine_hash_log2(e), 19); // 2^19 entries of 16 bytes
+    engine_free(e);
+}
+END_TEST
+
 START_TEST(test_bench_deterministic)
 {
     // The same node count twice in one process (the bench signature is reproducible).
@@ -573,6 +647,8 @@ Suite *suite_engine(void)
     tcase_add_test(se, test_smp_last_report_is_the_move_played);
     tcase_add_test(se, test_smp_thread_changes_and_legal_moves);
     tcase_add_test(se, test_smp_stop_at_once);
+    tcase_add_test(se, test_node_limit_facade);
+    tcase_add_test(se, test_options_table);
     suite_add_tcase(s, se);
     return s;
 }

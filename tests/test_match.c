@@ -100,10 +100,19 @@ START_TEST(test_pdn_writer)
     static const char *const want[] = {
         "[Event \"ev\"]", "[Site \"here\"]", "[Date \"2026.11.29\"]", "[Round \"3\"]",
         "[White \"A\"]", "[Black \"B\"]", "[Result \"1-0\"]", "[GameType \"25\"]",
-        "[FEN \"W:W22:B10,18,19\"]", "[TimeControl \"40/10+0.1\"]", "[PlyCount \"2\"]",
+        "[FEN \"W:Wc3:Bd6,d4,f4\"]", // algebraic squares: what pydraughts reads
+        "[TimeControl \"40/10+0.1\"]", "[PlyCount \"2\"]",
         "[Termination \"adjudication\"]", "1. c3xe5xc7 f4-e3 {adjudication: test} 1-0"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(text, want[i]) != NULL, "missing %s in\n%s", want[i], text);
+    // The tag reads back as the start position, kings included.
+    Board k, back;
+    test_fen("B:W22,23,K29:B1,5,K14", &k);
+    char fen[FEN_MAX], err[128];
+    notation_fen_algebraic(&k, fen, sizeof fen);
+    ck_assert_str_eq(fen, "B:Wc3,e3,Ka1:Bb8,a7,Kc5");
+    ck_assert_msg(notation_parse_fen(fen, &back, err, sizeof err), "%s", err);
+    ck_assert(board_equal(&k, &back));
     free(text);
     free(g);
 }

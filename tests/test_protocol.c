@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Protocol tests: scripted sessions with the real binary over pipes, both dialects, and one
 // test per class of bad input (an error line, and the state unchanged).
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
+#include "notation.h"
 #include "test_suites.h"
 
 enum { WAIT_MS = 20000, LINE = 16384 };
@@ -45,6 +47,41 @@ static void current_fen(Proc *p, char *fen, size_t len)
     const char *l = expect(p, "Fen:");
     snprintf(fen, len, "%s", l + 5);
     expect(p, "Legal");
+}
+
+// Reads until a line starting with word (returned); *info gets the last info line before it.
+static const char *until(Proc *p, const char *word, char *info, size_t len)
+{
+    static char line[LINE];
+    info[0] = '\0';
+    for (;;) {
+        ReplyStatus s = proc_read_line(p, proc_now_ms() + WAIT_MS, line, sizeof line);
+        ck_assert_msg(s == REPLY_OK, "no '%s' (status %d)", word, s);
+        if (strncmp(line, word, strlen(word)) == 0)
+            return line;
+        ck_assert_msg(strstr(line, "error") == NULL, "unexpected error line: %s", line);
+        if (strncmp(line, "info", 4) == 0)
+            snprintf(info, len, "%s", line);
+    }
+}
+
+// The number after key (e.g. " nodes ", "score=") in line; fails the test if absent.
+static double number_after(const char *line, const char *key)
+{
+    const char *at = strstr(line, key);
+    ck_assert_msg(at != NULL, "no '%s' in %s", key, line);
+    return strtod(at + strlen(key), NULL);
+}
+
+// Plays move after the moves of setup: fails the test unless it is legal there.
+static void assert_legal(Proc *p, const char *setup, const char *move)
+{
+    char before[256], after[256];
+    proc_send(p, "position startpos moves %s", setup);
+    current_fen(p, before, sizeof before);
+    proc_send(p, "position startpos moves %s %s", setup, move);
+    current_fen(p, after, sizeof after); // an illegal move gives an error line instead of Fen:
+    ck_assert_msg(strcmp(before, after) != 0, "move %s was not played", move);
 }
 
 static void stop(Proc *p)
@@ -102,7 +139,10 @@ START_TEST(test_uci_go_limits)
     const char *info = expect(&p, "info");
     ck_assert(strstr(info, " depth ") && strstr(info, " score ") && strstr(info, " pv "));
     const char *best = expect(&p, "bestmove");
-    ck_assert_msg(strlen(best) > 9, "%s", best);
+    char move[MOVE_TEXT_MAX];
+    ck_assert_msg(sscanf(best, "bestmove %63s", move) == 1 && strcmp(move, "(none)") != 0, "%s",
+                  best);
+    assert_legal(&p, "c3d4", move);
     stop(&p);
 }
 END_TEST
@@ -394,6 +434,162 @@ START_TEST(test_version_and_help)
 }
 END_TEST
 
+// Issue 14, defect 1: a win found by search is +/-99.xx on Hub's scale (100 minus the plies
+// to the win / 100), not Damka's internal 310.
+START_TEST(test_hub_win_score_scale)
+{
+    Proc p;
+    char info[LINE];
+    start(&p, "hub");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    proc_send(&p, "pos pos=WeeebeeeeeeeeeeeeeeeeeeeeeeeeWWWe");
+    proc_send(&p, "level depth=4");
+    proc_send(&p, "go think");
+    until(&p, "done", info, sizeof info);
+    double score = number_after(info, "score=");
+    ck_assert_msg(score > 90.0 && score < 100.0, "win scored %.2f: %s", score, info);
+    // An evaluation stays below the database and search win bands.
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    proc_send(&p, "go think");
+    until(&p, "done", info, sizeof info);
+    score = number_after(info, "score=");
+    ck_assert_msg(score > -80.0 && score < 80.0, "%s", info);
+    stop(&p);
+}
+END_TEST
+
+// Issue 14, defect 2: a negative clock means 0 (play on the increment), in both dialects: no
+// error, and a move in time.
+START_TEST(test_negative_clocks)
+{
+    Proc p;
+    char info[LINE];
+    start(&p, "hub");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    proc_send(&p, "level time=-0.413 inc=0.9");
+    int64_t t0 = proc_now_ms();
+    proc_send(&p, "go think");
+    const char *done = until(&p, "done", info, sizeof info);
+    ck_assert_msg(strncmp(done, "done move=", 10) == 0, "%s", done);
+    // time + inc is the clock (0.487 s): the move must come well within it.
+    ck_assert_int_lt(proc_now_ms() - t0, 480);
+    stop(&p);
+    start(&p, "");
+    proc_send(&p, "position startpos moves c3d4");
+    t0 = proc_now_ms();
+    proc_send(&p, "go wtime -50 btime -50 winc 100 binc 100");
+    const char *best = until(&p, "bestmove", info, sizeof info);
+    char move[MOVE_TEXT_MAX];
+    ck_assert_msg(sscanf(best, "bestmove %63s", move) == 1 && strcmp(move, "(none)") != 0, "%s",
+                  best);
+    ck_assert_int_lt(proc_now_ms() - t0, 200);
+    assert_legal(&p, "c3d4", move);
+    stop(&p);
+}
+END_TEST
+
+// Issue 14, defect 4: a node limit stops within a few nodes of it (it was checked every 1,024
+// nodes: 100 searched 525 or 855), with 1 and 2 threads, in both dialects.
+START_TEST(test_node_limit_exact)
+{
+    static const char *const setups[] = {"setoption name Threads value 1",
+                                         "setoption name Threads value 2"};
+    static const int64_t limits[] = {100, 1500, 30000};
+    char info[LINE];
+    for (int t = 0; t < 2; t++) {
+        Proc p;
+        start(&p, "");
+        proc_send(&p, "%s", setups[t]);
+        for (int i = 0; i < 3; i++) {
+            proc_send(&p, "position startpos moves c3d4 f6g5");
+            proc_send(&p, "go nodes %lld", (long long)limits[i]);
+            until(&p, "bestmove", info, sizeof info);
+            double n = number_after(info, " nodes ");
+            ck_assert_msg(n >= (double)limits[i] && n <= (double)limits[i] + 4,
+                          "go nodes %lld with %d threads: %s", (long long)limits[i], t + 1, info);
+        }
+        stop(&p);
+    }
+    Proc h;
+    start(&h, "hub");
+    proc_send(&h, "init");
+    next_line(&h, "ready");
+    proc_send(&h, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    proc_send(&h, "level nodes=100");
+    proc_send(&h, "go think");
+    until(&h, "done", info, sizeof info);
+    double n = number_after(info, "nodes=");
+    ck_assert_msg(n >= 100 && n <= 104, "%s", info);
+    stop(&h);
+}
+END_TEST
+
+// Issue 14, defect 5: the table is allocated and cleared when its size is set, so the first
+// search of a session answers a 50 ms move in time (it took 69 ms with a 64 MB table).
+START_TEST(test_first_search_in_time)
+{
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "isready");
+    next_line(&p, "readyok");
+    int64_t t0 = proc_now_ms();
+    proc_send(&p, "go movetime 50");
+    expect(&p, "bestmove");
+    int64_t first = proc_now_ms() - t0;
+    ck_assert_msg(first <= 60, "first go movetime 50 answered in %lld ms", (long long)first);
+    // After a new size, the first search is no slower than the same search once the table has
+    // been cleared by ucinewgame (a first search into an untouched 512 MB table took ~100 ms
+    // more: every page it touched was faulted in during the search).
+    int64_t ms[2];
+    proc_send(&p, "setoption name Hash value 512");
+    for (int i = 0; i < 2; i++) {
+        proc_send(&p, i ? "ucinewgame" : "position startpos");
+        proc_send(&p, "isready");
+        next_line(&p, "readyok");
+        t0 = proc_now_ms();
+        proc_send(&p, "go depth 8");
+        expect(&p, "bestmove");
+        ms[i] = proc_now_ms() - t0;
+    }
+    ck_assert_msg(ms[0] <= 2 * ms[1] + 25, "first depth-8 search %lld ms, after a clear %lld ms",
+                  (long long)ms[0], (long long)ms[1]);
+    stop(&p);
+}
+END_TEST
+
+// Issue 14, defect 6: the Hub params lidraughts-bot sends by default (Scan's names) get no
+// warning; tt-size has Scan's meaning (log2 of the table's entries of 16 bytes).
+START_TEST(test_hub_scan_params)
+{
+    static const char *const quiet[] = {
+        "set-param name=book-ply value=4",   "set-param name=book value=false",
+        "set-param name=bb-size value=6",    "set-param name=initial-time value=60",
+        "set-param name=book-margin value=4", "set-param name=tt-size value=20",
+    };
+    Proc p;
+    start(&p, "hub");
+    proc_send(&p, "hub");
+    expect(&p, "wait");
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++) {
+        proc_send(&p, "%s", quiet[i]);
+        proc_send(&p, "ping");
+        next_line(&p, "pong"); // no error line came first
+    }
+    proc_send(&p, "hub");
+    const char *l = expect(&p, "param name=hash");
+    ck_assert_msg(strstr(l, "value=16 ") != NULL, "2^20 entries are 16 MB: %s", l);
+    expect(&p, "wait");
+    proc_send(&p, "set-param name=tt-size value=99");
+    next_line(&p, "error message=\"tt-size must be");
+    proc_send(&p, "set-param name=nonsense value=1");
+    next_line(&p, "error message=\"unknown param");
+    stop(&p);
+}
+END_TEST
+
 Suite *suite_protocol(void)
 {
     Suite *s = suite_create("protocol");
@@ -414,6 +610,11 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_hub_bad_input);
     tcase_add_test(tc, test_end_of_input_during_search);
     tcase_add_test(tc, test_version_and_help);
+    tcase_add_test(tc, test_hub_win_score_scale);
+    tcase_add_test(tc, test_negative_clocks);
+    tcase_add_test(tc, test_node_limit_exact);
+    tcase_add_test(tc, test_first_search_in_time);
+    tcase_add_test(tc, test_hub_scan_params);
     suite_add_tcase(s, tc);
     return s;
 }

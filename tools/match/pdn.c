@@ -58,7 +58,7 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
     fprintf(out, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[GameType \"25\"]\n", t->white,
             t->black, result_text(g->outcome));
     if (!board_equal(&g->start, &std)) {
-        notation_fen(&g->start, start_fen, sizeof start_fen);
+        notation_fen_algebraic(&g->start, start_fen, sizeof start_fen);
         fprintf(out, "[FEN \"%s\"]\n", start_fen);
     }
     fprintf(out, "[TimeControl \"%s\"]\n[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n",
