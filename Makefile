@@ -17,15 +17,34 @@ ifeq ($(origin CC),default)
   endif
 endif
 CLANG := $(findstring clang,$(CC))
-PGO_DIR := $(CURDIR)/build/pgo-gen
+
+# Target processor of the release and PGO builds. native (the default) uses every instruction
+# of this machine; a binary built so dies with an illegal instruction on an older processor.
+# x86-64 runs on any 64-bit PC; x86-64-v2 (popcnt, SSE4.2), v3 (AVX2, BMI2) and v4 (AVX-512)
+# are the psABI levels; armv8 is 64-bit ARM. `damka --version` names the one built.
+ARCH ?= native
+ifeq ($(ARCH),native)
+  ARCH_FLAGS := -march=native
+else ifeq ($(ARCH),x86-64)
+  ARCH_FLAGS := -march=x86-64 -mtune=generic
+else ifneq ($(filter x86-64-v2 x86-64-v3 x86-64-v4,$(ARCH)),)
+  ARCH_FLAGS := -march=$(ARCH) -mtune=generic
+else ifeq ($(ARCH),armv8)
+  ARCH_FLAGS := -march=armv8-a
+else
+  $(error unknown ARCH=$(ARCH): use native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4 or armv8)
+endif
+PGO_DIR = $(CURDIR)/build/pgo-gen$(ARCH_DIR)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+DATADIR  := $(PREFIX)/share/damka
+MANDIR   := $(PREFIX)/share/man/man6
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CSTD     := -std=c11 -D_GNU_SOURCE
 EXTRA_CFLAGS ?=
 
 ifeq ($(CFG),release)
-  OPT := -O3 -DNDEBUG -march=native -flto=auto
+  OPT := -O3 -DNDEBUG $(ARCH_FLAGS) -flto=auto
 else ifeq ($(CFG),debug)
   OPT := -O0 -g
 else ifeq ($(CFG),asan)
@@ -35,20 +54,23 @@ else ifeq ($(CFG),ubsan)
 else ifeq ($(CFG),tsan)
   OPT := -O1 -g -fsanitize=thread
 else ifeq ($(CFG)$(CLANG),pgo-genclang)
-  OPT := -O3 -DNDEBUG -march=native -flto=auto -fprofile-instr-generate
+  OPT := -O3 -DNDEBUG $(ARCH_FLAGS) -flto=auto -fprofile-instr-generate
 else ifeq ($(CFG)$(CLANG),pgo-useclang)
-  OPT := -O3 -DNDEBUG -march=native -flto=auto -fprofile-instr-use=$(PGO_DIR)/damka.profdata
+  OPT := -O3 -DNDEBUG $(ARCH_FLAGS) -flto=auto -fprofile-instr-use=$(PGO_DIR)/damka.profdata
 else ifeq ($(CFG),pgo-gen)
-  OPT := -O3 -DNDEBUG -march=native -fprofile-generate -fprofile-update=atomic
+  OPT := -O3 -DNDEBUG $(ARCH_FLAGS) -fprofile-generate -fprofile-update=atomic
 else ifeq ($(CFG),pgo-use)
-  OPT := -O3 -DNDEBUG -march=native -fprofile-use -fprofile-correction -Wno-missing-profile \
+  OPT := -O3 -DNDEBUG $(ARCH_FLAGS) -fprofile-use -fprofile-correction -Wno-missing-profile \
          -fprofile-dir=$(PGO_DIR)
 else
   $(error unknown CFG=$(CFG))
 endif
 
-BUILD    := build/$(CFG)
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(EXTRA_CFLAGS)
+# Builds for another ARCH live apart, so that switching does not mix objects.
+ARCH_DIR := $(if $(filter native,$(ARCH)),,-$(ARCH))
+BUILD    := build/$(CFG)$(ARCH_DIR)
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP -DDAMKA_ARCH='"$(ARCH)"' \
+              -DDAMKA_DATADIR='"$(DATADIR)"' $(EXTRA_CFLAGS)
 LDLIBS   := -lpthread -lm
 
 ENGINE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -65,11 +87,12 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install deps test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps test-run openings fuzz fuzz-run latency
 
 all: damka damka-match
 
-damka-match: $(BUILD)/damka-match
+# Copied every time: the top-level binaries follow the last ARCH built.
+damka-match: $(BUILD)/damka-match FORCE
 	cp $< $@
 
 $(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
@@ -83,8 +106,10 @@ $(BUILD)/match/%.o: tools/match/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
 
-damka: $(BUILD)/damka
+damka: $(BUILD)/damka FORCE
 	cp $< $@
+
+FORCE:
 
 $(BUILD)/damka: $(BUILD)/main.o $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
@@ -150,14 +175,14 @@ bench-check: damka
 
 # Profile-guided ./damka: trained on bench and perft, then rebuilt with the profile.
 pgo:
-	rm -rf build/pgo-gen build/pgo-use
-	$(MAKE) CFG=pgo-gen build/pgo-gen/damka
-	LLVM_PROFILE_FILE=$(PGO_DIR)/bench.profraw ./build/pgo-gen/damka bench 13 > /dev/null
-	LLVM_PROFILE_FILE=$(PGO_DIR)/perft.profraw ./build/pgo-gen/damka perft 10 > /dev/null
+	rm -rf build/pgo-gen$(ARCH_DIR) build/pgo-use$(ARCH_DIR)
+	$(MAKE) CFG=pgo-gen build/pgo-gen$(ARCH_DIR)/damka
+	LLVM_PROFILE_FILE=$(PGO_DIR)/bench.profraw ./build/pgo-gen$(ARCH_DIR)/damka bench 13 > /dev/null
+	LLVM_PROFILE_FILE=$(PGO_DIR)/perft.profraw ./build/pgo-gen$(ARCH_DIR)/damka perft 10 > /dev/null
 	if [ -e $(PGO_DIR)/bench.profraw ]; then \
 	    llvm-profdata merge -o $(PGO_DIR)/damka.profdata $(PGO_DIR)/*.profraw; fi
-	$(MAKE) CFG=pgo-use build/pgo-use/damka
-	cp build/pgo-use/damka damka
+	$(MAKE) CFG=pgo-use build/pgo-use$(ARCH_DIR)/damka
+	cp build/pgo-use$(ARCH_DIR)/damka damka
 
 format:
 	clang-format -i src/*.c include/*.h tests/*.c tests/*.h tools/match/*.c tools/match/*.h
@@ -209,10 +234,18 @@ openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 3 > book/openings/3ply.txt
 	$(BUILD)/make-openings 4 10 40 > book/openings/4ply-balanced.txt
 
+# Installed like a Debian program: binaries, the opening sets (found by damka-match by name)
+# under share/damka/, and the man pages.
 install: damka damka-match
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/openings $(DESTDIR)$(MANDIR)
 	install -m 755 damka $(DESTDIR)$(PREFIX)/bin/damka
 	install -m 755 damka-match $(DESTDIR)$(PREFIX)/bin/damka-match
+	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
+	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
+
+# Installs into a scratch directory and runs the installed programs (tools/install_check.sh).
+install-check: damka damka-match
+	@sh tools/install_check.sh
 
 clean:
 	rm -rf build damka damka-match

@@ -165,6 +165,14 @@ MoveFormat engine_hub_format(const Engine *e);
 bool engine_ignore_option(Engine *e, int64_t value);
 int64_t engine_no_value(const Engine *e);
 
+// ---- Data files -------------------------------------------------------------------------------
+
+// Finds a data file by its path under the data directory (e.g. "openings/3ply.txt"): beside
+// the running binary in the source tree (book/ for openings, then the name itself), under
+// <binary dir>/../share/damka/, then under the compiled-in DAMKA_DATADIR. Writes the path
+// found to out and returns true; false when none exists.
+bool engine_find_data(const char *name, char *out, size_t len);
+
 // ---- Tests ------------------------------------------------------------------------------------
 
 // Breadcrumb slots still marked (0 once every search has unwound; see search.c).

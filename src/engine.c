@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "eval.h"
 #include "movegen.h"
@@ -398,6 +399,30 @@ int64_t engine_no_value(const Engine *e)
 {
     (void)e;
     return 0;
+}
+
+#ifndef DAMKA_DATADIR
+#define DAMKA_DATADIR "/usr/local/share/damka"
+#endif
+
+static bool is_file(const char *path) { return access(path, R_OK) == 0; }
+
+bool engine_find_data(const char *name, char *out, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        static const char *const under_exe[] = {"%s/book/%s", "%s/%s", "%s/../share/damka/%s"};
+        for (size_t i = 0; i < sizeof under_exe / sizeof under_exe[0]; i++) {
+            if (snprintf(out, len, under_exe[i], exe, name) < (int)len && is_file(out))
+                return true;
+        }
+    }
+    return snprintf(out, len, "%s/%s", DAMKA_DATADIR, name) < (int)len && is_file(out);
 }
 
 int engine_marked_crumbs(const Engine *e)

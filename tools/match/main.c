@@ -57,6 +57,7 @@ static void usage(void)
             "  engine keys: tc=MOVES/SECONDS+INC | tc=SECONDS+INC | st=SECONDS | depth=N |\n"
             "               nodes=N | timemargin=MS | restart=on|off\n"
             "  -games N  -concurrency N  -openings file=F [order=sequential|random] [start=N]\n"
+            "    (a bare name such as 4ply-balanced.txt is one of Damka's shipped sets)\n"
             "  -pdnout F  -sprt elo0=E0 elo1=E1 alpha=A beta=B  -maxmoves N\n"
             "  -draw movenumber=N movecount=N score=CP  -resign movecount=N score=CP\n"
             "  -event NAME  -site NAME  -seed N  -hangtime SECONDS\n");
@@ -158,9 +159,22 @@ static int group_len(int argc, char **argv, int i)
     return n;
 }
 
-static bool load_openings(MatchConfig *c, const char *path)
+// Opens an openings file: the path as given, or for a bare name (4ply-balanced.txt) the set
+// of that name shipped with Damka (the source tree's book/openings/, or the installed
+// share/damka/openings/).
+static FILE *open_openings(const char *path)
 {
     FILE *f = fopen(path, "r");
+    char found[4096], name[1024];
+    if (f || strchr(path, '/'))
+        return f;
+    snprintf(name, sizeof name, "openings/%s", path);
+    return engine_find_data(name, found, sizeof found) ? fopen(found, "r") : NULL;
+}
+
+static bool load_openings(MatchConfig *c, const char *path)
+{
+    FILE *f = open_openings(path);
     if (!f) {
         fprintf(stderr, "error: cannot open openings file %s\n", path);
         return false;
