@@ -86,10 +86,39 @@ LIB        := $(BUILD)/libengine.a
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps test-run openings fuzz fuzz-run latency
+# damka-gui: the web GUI's server, on libmicrohttpd (Debian libmicrohttpd-dev; make deps).
+MHD_CFLAGS = $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS   = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
+HAVE_MHD   = $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo yes)
+GUI_SRC    := $(wildcard tools/gui/*.c)
+GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
+GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
-all: damka damka-match
+.PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
+        check-layers clean install install-check deps gui-missing FORCE test-run openings fuzz fuzz-run latency
+
+all: damka damka-match $(if $(HAVE_MHD),damka-gui,gui-missing)
+
+gui-missing:
+	@echo "note: damka-gui not built: it needs libmicrohttpd (make deps installs libmicrohttpd-dev)"
+
+damka-gui: $(BUILD)/damka-gui FORCE
+	cp $< $@
+
+$(BUILD)/damka-gui: $(GUI_OBJ) $(MATCH_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(MHD_LIBS) $(LDLIBS)
+
+$(BUILD)/gui/%.o: tools/gui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/gui $(MHD_CFLAGS) -c -o $@ $<
+
+# The page's files are compiled in: damka-gui serves them from memory, installed or not.
+$(BUILD)/gui/assets.c: tools/gui/embed.sh $(GUI_ASSETS)
+	@mkdir -p $(dir $@)
+	sh tools/gui/embed.sh $(GUI_ASSETS) > $@
+
+$(BUILD)/gui/assets.o: $(BUILD)/gui/assets.c
+	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/gui -c -o $@ $<
 
 # Copied every time: the top-level binaries follow the last ARCH built.
 damka-match: $(BUILD)/damka-match FORCE
@@ -153,9 +182,11 @@ deps:
 test: deps
 	$(MAKE) CFG=$(if $(filter release,$(CFG)),debug,$(CFG)) test-run
 
-test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(FAKE_ENGINES)
+test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
+          $(FAKE_ENGINES)
 	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
-	    FAKE_DIR=$(CURDIR)/$(BUILD)/fake $(BUILD)/check_damka
+	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
+	    $(BUILD)/check_damka
 
 perft: damka
 	sh tools/perft_suite.sh ./damka 12
@@ -229,6 +260,7 @@ latency: damka $(BUILD)/damka-latency
 	$(BUILD)/damka-latency ./damka 100 1
 	$(BUILD)/damka-latency ./damka 100 2
 	$(BUILD)/damka-latency ./damka 1000 2 100
+	$(BUILD)/damka-latency ./damka 20 1 first
 
 openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 3 > book/openings/3ply.txt
@@ -248,6 +280,6 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match
+	rm -rf build damka damka-match damka-gui
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d)

@@ -23,7 +23,8 @@ bool movegen_opponent_has_capture(const Board *b);
 // Number of legal moves, without building quiet moves (bulk counting).
 int movegen_count(const Board *b);
 
-// True when m is one of the legal moves of b (used to vet moves from the TT).
+// True when m is one of the legal moves of b. Debug builds check the TT move and every PV
+// move with it; the notation fuzzer checks parsed moves.
 bool movegen_is_legal(const Board *b, const Move *m);
 
 // Perft: positions after exactly depth plies. bulk counts the last ply without playing it.

@@ -58,7 +58,8 @@ typedef struct SearchShared {
     TT *tt;
     SearchLimits limits;
     TimeBudget budget;
-    atomic_bool stop;         // set by the main thread, the protocol or a limit
+    atomic_bool stop;         // set by the main thread, the front end or a limit; read at
+                              // every node
     atomic_bool pondering;    // while set, time limits do not apply
     _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
     _Atomic int completed_depth; // deepest iteration any thread has completed

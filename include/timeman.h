@@ -59,6 +59,10 @@ bool timeman_out_of_time(const TimeBudget *b, int64_t elapsed_ms, bool pondering
 // Polled at every node of a node-limited search: the budget is spent.
 bool timeman_out_of_nodes(uint64_t limit, uint64_t used);
 
+// Polled during an iteration: some thread has completed the deepest iteration asked for
+// (limit 0: none asked).
+bool timeman_depth_done(Depth limit, Depth completed);
+
 // After an iteration: true when the search should stop rather than start the next one.
 bool timeman_stop_after_iteration(TimeIterations *t, const TimeBudget *b, const IterationEnd *it);
 

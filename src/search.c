@@ -207,8 +207,9 @@ static void count_node(SearchWorker *w, int ply)
     if (timeman_out_of_time(&sh->budget, elapsed_ms(sh), pondering))
         atomic_store(&sh->stop, true);
     // A helper has completed the last iteration asked for: its result will be reported.
-    if (sh->limits.depth && sh->limits.multipv <= 1 &&
-        atomic_load_explicit(&sh->completed_depth, memory_order_relaxed) >= sh->limits.depth)
+    if (sh->limits.multipv <= 1 &&
+        timeman_depth_done(sh->limits.depth,
+                           atomic_load_explicit(&sh->completed_depth, memory_order_relaxed)))
         atomic_store(&sh->stop, true);
 }
 

@@ -80,6 +80,8 @@ bool timeman_out_of_time(const TimeBudget *b, int64_t elapsed_ms, bool pondering
 
 bool timeman_out_of_nodes(uint64_t limit, uint64_t used) { return limit && used >= limit; }
 
+bool timeman_depth_done(Depth limit, Depth completed) { return limit > 0 && completed >= limit; }
+
 // The soft target scaled for instability: when the best move changed in recent iterations or
 // the score fell (drop, centi-men, positive = worse), search longer.
 static int64_t soft_scaled(const TimeBudget *b, double changes, int drop)

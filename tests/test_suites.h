@@ -13,6 +13,7 @@ Suite *suite_notation(void);
 Suite *suite_engine(void);
 Suite *suite_match(void);
 Suite *suite_protocol(void);
+Suite *suite_gui(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);

@@ -2,8 +2,10 @@
 // Stop latency: starts an engine, and TRIES times runs `go infinite`, lets it search, sends
 // `stop` and times the wait for `bestmove`. Prints the median and the maximum in ms.
 // With MOVETIME, times `go movetime MOVETIME` to `bestmove` instead (what a match runner
-// with no time margin checks), and counts the replies later than MOVETIME.
-// Usage: damka-latency [CMD] [TRIES] [THREADS] [MOVETIME]
+// with no time margin checks), and counts the replies later than MOVETIME. With `first`, starts
+// TRIES fresh engines and times each one's first search (`go depth 8` after `isready`): what
+// touching an untouched table during the search costs.
+// Usage: damka-latency [CMD] [TRIES] [THREADS] [MOVETIME | first]
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,10 +25,43 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+// Times the first search of TRIES fresh engines; prints median and max.
+static int first_search(const char *cmd, int tries, int threads)
+{
+    char line[16384];
+    double *ms = malloc((size_t)tries * sizeof *ms);
+    for (int i = 0; i < tries && ms; i++) {
+        Proc p;
+        if (!proc_start(&p, cmd, NULL))
+            return 1;
+        proc_send(&p, "setoption name Threads value %d", threads);
+        proc_send(&p, "isready");
+        if (proc_wait_for(&p, "readyok", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+            return 1;
+        double t0 = now_us();
+        proc_send(&p, "go depth 8");
+        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+            return 1;
+        ms[i] = (now_us() - t0) / 1000.0;
+        proc_stop(&p, "quit");
+    }
+    if (!ms)
+        return 1;
+    qsort(ms, (size_t)tries, sizeof *ms, cmp_double);
+    printf("first go depth 8 of %d fresh engines, %d thread(s): median %.3f ms, max %.3f ms\n",
+           tries, threads, ms[tries / 2], ms[tries - 1]);
+    free(ms);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "./damka";
     int tries = argc > 2 ? atoi(argv[2]) : 100, threads = argc > 3 ? atoi(argv[3]) : 1;
+    if (argc > 4 && strcmp(argv[4], "first") == 0)
+        return tries >= 1 && tries <= 10000 && threads >= 1 && threads <= 256
+                   ? first_search(cmd, tries, threads)
+                   : 2;
     int movetime = argc > 4 ? atoi(argv[4]) : 0;
     if (tries < 1 || tries > 10000 || threads < 1 || threads > 256 || movetime < 0 ||
         movetime > 60000) {

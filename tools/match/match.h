@@ -124,6 +124,20 @@ typedef struct PdnTags {
 
 void pdn_write(FILE *out, const PdnTags *tags, const Game *g);
 
+// One game read from PDN: its main line (comments and variations are skipped).
+typedef struct PdnGame {
+    char event[64], white[64], black[64], date[32], result[16];
+    Board start;                       // the FEN tag's position, or the start position
+    int nmoves;
+    Move moves[MATCH_GAME_PLIES_MAX];
+} PdnGame;
+
+// Reads the next game of text from *pos (advanced past it). Returns 1 with the game in *g, 0
+// when no game is left, or -1 with a one-line reason in err (*pos then skips to the next
+// game). Moves in any notation of protocol.md (c3-d4, c3xe5xg7, 22-18, 22x15); a game of
+// another GameType than 25 (Russian draughts) is refused.
+int pdn_read(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen);
+
 // ---- Players: engine processes (player.c) ---------------------------------------------------
 
 typedef enum Proto { PROTO_UCI, PROTO_HUB } Proto;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Owns the PDN writer: tags and numbered algebraic moves that draughts tools can open.
+// Owns PDN: the writer (tags and numbered algebraic moves that draughts tools can open) and the
+// reader of games from any tool.
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
@@ -88,4 +91,177 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
     }
     put_word(out, result_text(g->outcome), &col);
     fputs("\n\n", out);
+}
+
+// ---- Reading -----------------------------------------------------------------------------------
+
+// Copies a tag value into dst (cut to its size).
+static void set_tag(char *dst, size_t len, const char *value) { snprintf(dst, len, "%s", value); }
+
+// Reads `[Name "value"]` at text[*pos] (which is '['). False if malformed.
+static bool read_tag(const char *text, size_t *pos, char *name, size_t nlen, char *value,
+                     size_t vlen)
+{
+    size_t i = *pos + 1, n = 0, v = 0;
+    while (text[i] == ' ')
+        i++;
+    while (text[i] && (isalnum((unsigned char)text[i]) || text[i] == '_') && n + 1 < nlen)
+        name[n++] = text[i++];
+    name[n] = '\0';
+    while (text[i] == ' ')
+        i++;
+    if (!n || text[i] != '"')
+        return false;
+    for (i++; text[i] && text[i] != '"' && text[i] != '\n'; i++) {
+        if (text[i] == '\\' && text[i + 1])
+            i++;
+        if (v + 1 < vlen)
+            value[v++] = text[i];
+    }
+    value[v] = '\0';
+    if (text[i] != '"')
+        return false;
+    for (i++; text[i] == ' '; i++)
+        ;
+    if (text[i] != ']')
+        return false;
+    *pos = i + 1;
+    return true;
+}
+
+static bool is_result(const char *w)
+{
+    static const char *const results[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"};
+    for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
+        if (strcmp(w, results[i]) == 0)
+            return true;
+    return false;
+}
+
+// Skips a comment or variation starting at text[*pos]; false when it does not end.
+static bool skip_aside(const char *text, size_t *pos)
+{
+    char open = text[*pos], close = open == '{' ? '}' : ')';
+    int depth = 0;
+    for (size_t i = *pos; text[i]; i++) {
+        if (text[i] == open)
+            depth++;
+        else if (text[i] == close && --depth == 0) {
+            *pos = i + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Moves *pos to the start of the next game: the next line that starts with '['.
+static void skip_game(const char *text, size_t *pos)
+{
+    size_t i = *pos;
+    while (text[i] && !(text[i] == '[' && (i == 0 || text[i - 1] == '\n')))
+        i++;
+    *pos = i > *pos ? i : *pos + (text[i] != '\0');
+}
+
+static int fail_game(const char *text, size_t *pos, char *err, size_t errlen, const char *why,
+                     const char *what)
+{
+    snprintf(err, errlen, "%s%s%.40s", why, what ? ": " : "", what ? what : "");
+    skip_game(text, pos);
+    return -1;
+}
+
+// Reads the tags of a game into g. Returns 0, or -1 after fail_game.
+static int read_tags(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen)
+{
+    char name[32], value[256];
+    for (;;) {
+        while (isspace((unsigned char)text[*pos]))
+            (*pos)++;
+        if (text[*pos] != '[')
+            return 0;
+        if (!read_tag(text, pos, name, sizeof name, value, sizeof value))
+            return fail_game(text, pos, err, errlen, "malformed tag", NULL);
+        if (strcmp(name, "Event") == 0)
+            set_tag(g->event, sizeof g->event, value);
+        else if (strcmp(name, "White") == 0)
+            set_tag(g->white, sizeof g->white, value);
+        else if (strcmp(name, "Black") == 0)
+            set_tag(g->black, sizeof g->black, value);
+        else if (strcmp(name, "Date") == 0)
+            set_tag(g->date, sizeof g->date, value);
+        else if (strcmp(name, "Result") == 0)
+            set_tag(g->result, sizeof g->result, value);
+        else if (strcmp(name, "GameType") == 0 && atoi(value) != 25)
+            return fail_game(text, pos, err, errlen, "not Russian draughts (GameType 25)", value);
+        else if (strcmp(name, "FEN") == 0) {
+            char why[128];
+            if (!notation_parse_fen(value, &g->start, why, sizeof why))
+                return fail_game(text, pos, err, errlen, "bad FEN tag", why);
+        }
+    }
+}
+
+int pdn_read(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    board_start(&g->start);
+    while (isspace((unsigned char)text[*pos]))
+        (*pos)++;
+    if (!text[*pos])
+        return 0;
+    if (read_tags(text, pos, g, err, errlen) < 0)
+        return -1;
+    Board b = g->start;
+    for (;;) {
+        while (isspace((unsigned char)text[*pos]))
+            (*pos)++;
+        char c = text[*pos];
+        if (!c || c == '[')
+            return 1; // a game without a result token ends where the next one starts
+        if (c == '{' || c == '(') {
+            if (!skip_aside(text, pos))
+                return fail_game(text, pos, err, errlen, "unterminated comment or variation",
+                                 NULL);
+            continue;
+        }
+        char word[MOVE_TEXT_MAX];
+        size_t n = 0;
+        while (text[*pos] && !isspace((unsigned char)text[*pos]) && text[*pos] != '{' &&
+               text[*pos] != '(' && n + 1 < sizeof word)
+            word[n++] = text[(*pos)++];
+        word[n] = '\0';
+        if (c == ';') { // a comment to the end of the line
+            while (text[*pos] && text[*pos] != '\n')
+                (*pos)++;
+            continue;
+        }
+        if (is_result(word)) {
+            if (!g->result[0])
+                set_tag(g->result, sizeof g->result, word);
+            return 1;
+        }
+        char *m = word;
+        while (isdigit((unsigned char)*m))
+            m++;
+        if (*m == '.') { // a move number, maybe joined to its move: "12." "12..." "12.c3-d4"
+            while (*m == '.')
+                m++;
+        } else {
+            m = word;
+        }
+        for (size_t k = strlen(m); k > 0 && strchr("!?+#", m[k - 1]); k--)
+            m[k - 1] = '\0';
+        if (!*m || word[0] == '$')
+            continue;
+        char why[128];
+        if (g->nmoves >= MATCH_GAME_PLIES_MAX)
+            return fail_game(text, pos, err, errlen, "game too long", NULL);
+        if (!notation_parse_move(&b, m, MOVE_FMT_ALG, &g->moves[g->nmoves], why, sizeof why)) {
+            char what[MOVE_TEXT_MAX + sizeof why + 4];
+            snprintf(what, sizeof what, "%s (%s)", m, why);
+            return fail_game(text, pos, err, errlen, "bad move", what);
+        }
+        board_play(&b, &g->moves[g->nmoves++]);
+    }
 }

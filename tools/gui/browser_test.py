@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""damka-gui in a real browser: headless Chromium, driven over WebDriver by chromedriver (the
+W3C protocol spoken with the standard library alone), plays a short game against the engine by
+clicking squares (a multi-capture among the moves), checks the move list and the result,
+imports a PDN of three games and steps through one, runs the analysis and reads a PV and a
+score, and saves screenshots. With --latency N it also plays N moves against the engine at
+movetime 100 ms and reports the time from a move clicked to the engine's reply on the page,
+and the server's memory and CPU at rest.
+
+Usage: browser_test.py GUI_BINARY ENGINE_BINARY OUT_DIR [--latency N]
+"""
+import base64
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+PDN = """[Event "first"]
+[White "Alpha"]
+[Black "Beta"]
+[Result "1-0"]
+[GameType "25"]
+
+1. c3-d4 f6-g5 2. b2-c3 g5-h4 3. d4-e5 d6xf4 4. g3xe5 1-0
+
+[Event "second"]
+[White "Gamma"]
+[Black "Delta"]
+[Result "1/2-1/2"]
+[GameType "25"]
+
+1. c3-d4 b6-a5 2. d4-c5 d6xb4 3. a3xc5 1/2-1/2
+
+[Event "third"]
+[White "Eps"]
+[Black "Zeta"]
+[Result "0-1"]
+[FEN "B:Wc3:Bd6,d4"]
+
+1... d4xb2 0-1
+"""
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Driver:
+    """The W3C WebDriver calls this test needs."""
+
+    def __init__(self, port):
+        self.base = "http://127.0.0.1:%d" % port
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1000"]}}}}
+        self.sid = self.call("POST", "/session", caps)["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read().decode())["value"]
+        except urllib.error.HTTPError as e:
+            raise AssertionError("WebDriver %s %s: %s" % (method, path, e.read().decode()[:500]))
+
+    def s(self, path):
+        return "/session/%s%s" % (self.sid, path)
+
+    def go(self, url):
+        self.call("POST", self.s("/url"), {"url": url})
+
+    def js(self, script, *args):
+        return self.call("POST", self.s("/execute/sync"), {"script": script, "args": list(args)})
+
+    def find(self, css):
+        return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
+
+    def click(self, css):
+        self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
+
+    def text(self, css):
+        return self.call("GET", self.s("/element/%s/text" % self.find(css)))
+
+    def screenshot(self, path, css=None):
+        where = self.s("/element/%s/screenshot" % self.find(css)) if css else self.s("/screenshot")
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.call("GET", where)))
+
+    def quit(self):
+        try:
+            self.call("DELETE", self.s(""))
+        except Exception:
+            pass
+
+
+def wait(what, cond, timeout=20.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def state(d):
+    return d.js("return window.damka.state")
+
+
+def click_square(d, sq):
+    d.click('rect[data-square="%s"]' % sq)
+
+
+def set_input(d, css, value):
+    d.js("const e = document.querySelector(arguments[0]); e.value = arguments[1];", css, value)
+
+
+def play_short_game(d, out):
+    """White (the player) against the engine, from a position where the engine must capture
+    and the player then takes both black men with one capture of two pieces."""
+    set_input(d, "#fen", "W:Wb4,c3,b2:Bb6,f6")
+    d.click("#set-fen")
+    wait("the FEN's position", lambda: state(d)["pieces"].get("b6") == "b"
+         and len(state(d)["moves"]) == 0)
+    d.js("document.querySelector('#play-side').value = 'black';"
+         "document.querySelector('#tc-move').checked = true;"
+         "document.querySelector('#tc-movetime').value = '0.1';")
+    d.click("#play")
+    wait("play to start", lambda: state(d)["play"]["engine"] == "black")
+    click_square(d, "b4")
+    click_square(d, "c5")
+    wait("the engine's forced capture", lambda: len(state(d)["moves"]) == 2)
+    assert state(d)["moves"] == ["b4-c5", "b6:d4"], state(d)["moves"]
+    # The capture of two pieces, entered square by square: the legal steps are shown.
+    click_square(d, "c3")
+    targets = d.js("return document.querySelectorAll('#board circle.target').length")
+    assert targets >= 1, "no legal destination shown after selecting c3"
+    click_square(d, "e5")
+    click_square(d, "g7")
+    wait("the capture", lambda: len(state(d)["moves"]) == 3)
+    s = state(d)
+    assert s["moves"] == ["b4-c5", "b6:d4", "c3:e5:g7"], s["moves"]
+    assert s["result"] == "1-0", s["result"]
+    shown = [m.strip() for m in d.js(
+        "return [...document.querySelectorAll('#moves .mv')].map(e => e.textContent)")]
+    assert shown == ["b4-c5", "b6:d4", "c3:e5:g7"], shown
+    result = d.text("#result")
+    assert result.startswith("1-0") and "no legal move" in result, result
+    d.screenshot(os.path.join(out, "game-won.png"), "#board-area")
+    print("browser: short game won by a capture of two pieces; result: %s" % result)
+
+
+def import_pdn(d):
+    d.js("document.querySelectorAll('details').forEach(e => e.open = true)")
+    set_input(d, "#pdn-text", PDN)
+    d.click("#pdn-import")
+    wait("three games in the library", lambda: len(state(d)["library"]) == 3)
+    d.click("#library li:nth-child(2)")
+    wait("the second game", lambda: state(d)["moves"][:2] == ["c3-d4", "b6-a5"]
+         and state(d)["ply"] == 0)
+    for ply in range(1, 6):
+        d.click("#forward")
+        wait("ply %d" % ply, lambda: state(d)["ply"] == ply)
+    s = state(d)
+    # After 3. a3xc5 the white man stands on c5 and b4, d6 are empty.
+    assert s["pieces"].get("c5") == "w" and "b4" not in s["pieces"], s["pieces"]
+    assert d.js("return document.querySelector('#board circle[data-piece]') !== null")
+    d.click("#back")
+    wait("back one ply", lambda: state(d)["ply"] == 4)
+    d.click('#moves .mv[data-ply="2"]')
+    wait("a move clicked in the list", lambda: state(d)["ply"] == 2)
+    print("browser: PDN of 3 games imported; stepped through the second to ply 5 and back")
+
+
+def analyse(d, out):
+    d.click("#new-game")
+    wait("a new game", lambda: len(state(d)["moves"]) == 0)
+    d.click("#analyse")
+    line = wait("a PV and a score", lambda: d.js(
+        "const l = document.querySelector('#analysis .line');"
+        "return l && l.querySelector('.pv').textContent.length > 4 &&"
+        " window.damka.lines.length && window.damka.lines[0].depth >= 6 ? l.textContent : null"))
+    score = d.text("#analysis .line .score")
+    pv = d.text("#analysis .line .pv")
+    assert score and (score[0] in "+-0" or score.startswith("win") or score.startswith("loss")), score
+    assert len(pv.split()) >= 2, pv
+    assert d.js("return document.querySelector('#best-arrow') !== null"), "no best-move arrow"
+    d.screenshot(os.path.join(out, "board.png"))
+    d.click("#analyse")
+    wait("analysis to stop", lambda: not state(d)["analysing"])
+    print("browser: analysis line: %s" % " ".join(line.split()))
+
+
+def measure_latency(d, gui_pid, moves):
+    d.click("#new-game")
+    wait("a new game", lambda: len(state(d)["moves"]) == 0)
+    d.js("document.querySelector('#play-side').value = 'black';"
+         "document.querySelector('#tc-move').checked = true;"
+         "document.querySelector('#tc-movetime').value = '0.1';"
+         "window.damka.latency = [];")
+    d.click("#play")
+    played = 0
+    while played < moves:
+        s = state(d)
+        if s["result"] != "*" or not s["legal"]:
+            d.click("#new-game")
+            wait("a new game", lambda: len(state(d)["moves"]) == 0)
+            d.click("#play")
+            continue
+        if s["turn"] != "white" or s["engine"]["status"] == "thinking":
+            time.sleep(0.01)
+            continue
+        n = len(s["moves"])
+        move = s["legal"][played % len(s["legal"])]
+        for sq in move["path"]:
+            click_square(d, sq)
+        wait("the engine's reply", lambda: len(state(d)["moves"]) >= n + 2
+             or state(d)["result"] != "*")
+        played += 1
+    lat = d.js("return window.damka.latency")
+    lat = sorted(lat)
+    print("latency: move clicked -> engine's reply on the page, movetime 100 ms, %d moves: "
+          "median %.1f ms, max %.1f ms" % (len(lat), statistics.median(lat), lat[-1]))
+    # At rest: no search, the page connected.
+    d.click("#stop-play")
+    time.sleep(1.0)
+
+    def cpu_ticks():
+        with open("/proc/%d/stat" % gui_pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    t0, c0 = time.time(), cpu_ticks()
+    time.sleep(10.0)
+    t1, c1 = time.time(), cpu_ticks()
+    hz = os.sysconf("SC_CLK_TCK")
+    with open("/proc/%d/status" % gui_pid) as f:
+        rss = [l.split()[1] for l in f if l.startswith("VmRSS")][0]
+    print("at rest: damka-gui resident memory %s kB, CPU %.2f%% of one core over %.0f s" %
+          (rss, 100.0 * (c1 - c0) / hz / (t1 - t0), t1 - t0))
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    gui_bin, engine_bin, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    latency = int(sys.argv[5]) if len(sys.argv) > 5 and sys.argv[4] == "--latency" else 0
+    os.makedirs(out, exist_ok=True)
+    gui = subprocess.Popen([gui_bin, "--port", "0", "--engine", engine_bin],
+                           stdout=subprocess.PIPE, text=True)
+    line = gui.stdout.readline()
+    port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+    dport = free_port()
+    driver_proc = subprocess.Popen([CHROMEDRIVER, "--port=%d" % dport],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    d = None
+    try:
+        def driver_up():
+            try:
+                urllib.request.urlopen("http://127.0.0.1:%d/status" % dport, timeout=1)
+                return True
+            except Exception:
+                return False
+        wait("chromedriver", driver_up)
+        d = Driver(dport)
+        d.go("http://127.0.0.1:%d/" % port)
+        wait("the page's first state", lambda: d.js("return window.damka && window.damka.state "
+                                                     "!== null && window.damka.state.legal.length"))
+        play_short_game(d, out)
+        import_pdn(d)
+        analyse(d, out)
+        if latency:
+            measure_latency(d, gui.pid, latency)
+        print("browser test: passed (screenshots in %s)" % out)
+        return 0
+    finally:
+        if d:
+            d.quit()
+        driver_proc.terminate()
+        gui.terminate()
+        gui.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

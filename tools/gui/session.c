@@ -1,0 +1,1078 @@
+// SPDX-License-Identifier: MIT
+// Owns the GUI's session: the game (through the match runner's Game, so the rules are the
+// engine library's), the engine process and what it is searching, the clocks, the PDN library
+// and the live event stream. One mutex guards it all; the engine's reader thread and the HTTP
+// threads take it.
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "gui.h"
+
+enum {
+    HANDSHAKE_MS = 10000,  // uci -> uciok and isready -> readyok
+    HANG_MARGIN_MS = 5000, // a search this much past its time is a hang: the engine restarts
+    STOP_WAIT_MS = 5000,   // a stopped search that sends no bestmove by then: a hang too
+    POLL_MS = 100,         // the reader thread wakes this often (clocks, watchdog)
+    QUEUE_MAX = 8,
+};
+
+typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE } SearchKind;
+
+// A search sent to the engine, waiting for its bestmove.
+typedef struct Pending {
+    SearchKind kind;
+    bool cancelled;        // its result is not wanted (its bestmove is dropped)
+    int64_t started_ms;
+    int64_t deadline_ms;   // past this the engine is hung (0: none, as in analysis)
+    int ply;               // the ply of the game it searches (its position's index)
+    Move ponder_move;      // SEARCH_PONDER: the reply it expects
+} Pending;
+
+// What an analysis line shows.
+typedef struct Line {
+    bool set;
+    int depth, multipv;
+    bool mate;
+    int score;             // cp or mate moves, side to move's view
+    uint64_t nodes, nps;
+    int64_t time_ms;
+    char pv[1024];         // algebraic, space separated
+    char from[3], to[3];   // the best move, for the arrow
+} Line;
+
+typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
+
+struct Session {
+    pthread_mutex_t mu;
+    pthread_cond_t changed;   // a new event
+    pthread_t reader;
+    bool quit;
+    // Engine.
+    char cmd[512];
+    Proc proc;
+    bool engine_up;
+    char engine_name[128];
+    char engine_status[160];  // what the page shows: crashed, restarted, ...
+    int restarts;
+    Pending queue[QUEUE_MAX];
+    int nqueue;
+    int64_t stop_sent_ms;     // a stop is waiting for its bestmove (0: none)
+    // Options.
+    int hash_mb, threads, multipv;
+    // The game.
+    Game game;
+    int view;                 // plies shown (0..game.nplies)
+    int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
+    bool has_score[MATCH_GAME_PLIES_MAX + 1];
+    // Play.
+    PlaySide engine_side;     // who the engine plays
+    int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc
+    bool ponder;
+    bool clocked;             // clocks run (base + inc play)
+    int64_t clock_ms[2];
+    int64_t turn_start_ms;    // when the side to move's clock started
+    bool analysing;
+    Line lines[GUI_LINES_MAX];
+    // PDN library.
+    PdnGame *library;
+    int nlibrary;
+    // Events.
+    char *events[GUI_EVENTS];
+    uint64_t head;            // number of events so far
+};
+
+static int64_t now_ms(void) { return proc_now_ms(); }
+
+static bool same_move(const Move *a, const Move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+static Side side_to_move(const Session *s);
+static void publish_state(Session *s);
+
+// ---- Events ---------------------------------------------------------------------------------
+
+// Adds an SSE frame (event name, JSON data). Called with the lock held.
+static void push_event(Session *s, const char *name, const char *json)
+{
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "event: %s\ndata: %s\n\n", name, json);
+    if (b.failed) {
+        buf_free(&b);
+        return;
+    }
+    char **slot = &s->events[s->head % GUI_EVENTS];
+    free(*slot);
+    *slot = b.data;
+    s->head++;
+    pthread_cond_broadcast(&s->changed);
+}
+
+uint64_t session_event_head(Session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t h = s->head;
+    pthread_mutex_unlock(&s->mu);
+    return h;
+}
+
+bool session_wait_event(Session *s, uint64_t seq, int timeout_ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += timeout_ms / 1000;
+    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L)
+        ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&s->mu);
+    while (!s->quit && s->head <= seq)
+        if (pthread_cond_timedwait(&s->changed, &s->mu, &ts) == ETIMEDOUT)
+            break;
+    bool alive = !s->quit;
+    pthread_mutex_unlock(&s->mu);
+    return alive;
+}
+
+void session_event(Session *s, uint64_t *seq, Buf *out)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->head > *seq + GUI_EVENTS - 1) // fell behind: what was lost is in the next state
+        *seq = s->head - 1;
+    if (*seq < s->head) {
+        buf_printf(out, "%s", s->events[*seq % GUI_EVENTS]);
+        (*seq)++;
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+// ---- The game -------------------------------------------------------------------------------
+
+// The position after `ply` plies of the game, and the game cut there (counters, keys, result).
+static void game_at(const Session *s, int ply, Game *out)
+{
+    game_start(out, &s->game.start);
+    Adjudication none = {0};
+    for (int i = 0; i < ply && i < s->game.nplies; i++)
+        game_play(out, &s->game.moves[i], false, 0, &none);
+}
+
+static Side side_to_move(const Session *s)
+{
+    Side side = s->game.start.side;
+    return (s->view & 1) ? side_flip(side) : side;
+}
+
+static bool engine_moves_now(const Session *s)
+{
+    if (s->engine_side == PLAY_NONE || s->game.outcome != OUT_NONE || s->view != s->game.nplies)
+        return false;
+    Side us = side_to_move(s);
+    return s->engine_side == PLAY_BOTH || (s->engine_side == PLAY_WHITE) == (us == SIDE_WHITE);
+}
+
+// The moves of the game up to ply, as UCI text, into out.
+static void moves_text(const Session *s, int ply, Buf *out)
+{
+    for (int i = 0; i < ply; i++) {
+        char m[MOVE_TEXT_MAX];
+        notation_move(&s->game.moves[i], MOVE_FMT_UCI, m, sizeof m);
+        buf_printf(out, " %s", m);
+    }
+}
+
+// ---- The engine -----------------------------------------------------------------------------
+
+static void clear_lines(Session *s) { memset(s->lines, 0, sizeof s->lines); }
+
+// Starts the engine and does the handshake. Called with the lock held (the reader thread, or
+// at start before it runs).
+static bool engine_start(Session *s)
+{
+    char line[16384];
+    s->engine_up = false;
+    s->nqueue = 0;
+    s->stop_sent_ms = 0;
+    if (!proc_start(&s->proc, s->cmd, NULL)) {
+        snprintf(s->engine_status, sizeof s->engine_status, "cannot start %.100s", s->cmd);
+        return false;
+    }
+    proc_send(&s->proc, "uci");
+    int64_t deadline = now_ms() + HANDSHAKE_MS;
+    for (;;) {
+        if (proc_read_line(&s->proc, deadline, line, sizeof line) != REPLY_OK) {
+            snprintf(s->engine_status, sizeof s->engine_status, "no uciok from %.100s", s->cmd);
+            proc_stop(&s->proc, NULL);
+            return false;
+        }
+        if (strncmp(line, "id name ", 8) == 0)
+            snprintf(s->engine_name, sizeof s->engine_name, "%s", line + 8);
+        if (strcmp(line, "uciok") == 0)
+            break;
+    }
+    proc_send(&s->proc, "setoption name Hash value %d", s->hash_mb);
+    proc_send(&s->proc, "setoption name Threads value %d", s->threads);
+    proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
+    proc_send(&s->proc, "setoption name Ponder value %s", s->ponder ? "true" : "false");
+    proc_send(&s->proc, "isready");
+    if (proc_wait_for(&s->proc, "readyok", now_ms() + HANDSHAKE_MS, line, sizeof line) !=
+        REPLY_OK) {
+        snprintf(s->engine_status, sizeof s->engine_status, "no readyok from %.100s", s->cmd);
+        proc_stop(&s->proc, NULL);
+        return false;
+    }
+    s->engine_up = true;
+    return true;
+}
+
+// Sends `position` for the game at ply (with extra moves after it) and a `go`.
+static void send_go(Session *s, SearchKind kind, int ply, const Move *extra, const char *limits,
+                    int64_t budget_ms)
+{
+    if (!s->engine_up || s->nqueue == QUEUE_MAX)
+        return;
+    Buf b;
+    buf_init(&b);
+    char fen[FEN_MAX];
+    notation_fen(&s->game.start, fen, sizeof fen);
+    buf_printf(&b, "position fen %s moves", fen);
+    moves_text(s, ply, &b);
+    if (extra) {
+        char m[MOVE_TEXT_MAX];
+        notation_move(extra, MOVE_FMT_UCI, m, sizeof m);
+        buf_printf(&b, " %s", m);
+    }
+    if (!b.failed) {
+        proc_send(&s->proc, "%s", b.data);
+        proc_send(&s->proc, "go %s", limits);
+        Pending *p = &s->queue[s->nqueue++];
+        memset(p, 0, sizeof *p);
+        p->kind = kind;
+        p->started_ms = now_ms();
+        p->deadline_ms = budget_ms > 0 ? p->started_ms + budget_ms + HANG_MARGIN_MS : 0;
+        p->ply = ply;
+        if (extra)
+            p->ponder_move = *extra;
+    }
+    buf_free(&b);
+}
+
+// Drops the results of every search sent and stops the running one.
+static void cancel_searches(Session *s)
+{
+    bool running = false;
+    for (int i = 0; i < s->nqueue; i++) {
+        running |= !s->queue[i].cancelled;
+        s->queue[i].cancelled = true;
+    }
+    if (running && s->engine_up) {
+        proc_send(&s->proc, "stop");
+        s->stop_sent_ms = now_ms();
+    }
+}
+
+// The clock limits of a `go` for the side to move.
+static void clock_limits(const Session *s, char *out, size_t len)
+{
+    if (!s->clocked) {
+        snprintf(out, len, "movetime %lld", (long long)s->movetime_ms);
+        return;
+    }
+    int64_t w = s->clock_ms[SIDE_WHITE], bl = s->clock_ms[SIDE_BLACK];
+    Side us = side_to_move(s);
+    // The side to move's clock has been running since its turn began.
+    if (us == SIDE_WHITE)
+        w -= now_ms() - s->turn_start_ms;
+    else
+        bl -= now_ms() - s->turn_start_ms;
+    snprintf(out, len, "wtime %lld btime %lld winc %lld binc %lld", (long long)w, (long long)bl,
+             (long long)s->inc_ms, (long long)s->inc_ms);
+}
+
+static int64_t move_budget(const Session *s)
+{
+    return s->clocked ? s->clock_ms[side_to_move(s)] + s->inc_ms : s->movetime_ms;
+}
+
+// Starts what the engine should do now: its move, pondering, or analysis.
+static void start_engine_work(Session *s)
+{
+    char limits[160];
+    if (engine_moves_now(s)) {
+        clock_limits(s, limits, sizeof limits);
+        send_go(s, SEARCH_THINK, s->view, NULL, limits, move_budget(s));
+    } else if (s->analysing) {
+        clear_lines(s);
+        Game g;
+        game_at(s, s->view, &g);
+        MoveList list;
+        if (engine_moves_of(&g.board, &list) > 0)
+            send_go(s, SEARCH_ANALYSE, s->view, NULL, "infinite", 0);
+    }
+}
+
+// The position changed under the engine: drop what it searches and start again.
+static void restart_engine_work(Session *s)
+{
+    cancel_searches(s);
+    start_engine_work(s);
+}
+
+// Plays m (legal at the end of the game line) and charges the mover's clock.
+static void play_move(Session *s, const Move *m)
+{
+    Adjudication none = {0};
+    Side mover = side_to_move(s);
+    if (s->clocked) {
+        int64_t used = now_ms() - s->turn_start_ms;
+        s->clock_ms[mover] -= used;
+        if (s->clock_ms[mover] < 0) {
+            game_end(&s->game, mover == SIDE_WHITE ? OUT_BLACK_WINS : OUT_WHITE_WINS,
+                     mover == SIDE_WHITE ? "White lost on time" : "Black lost on time");
+            return;
+        }
+        s->clock_ms[mover] += s->inc_ms;
+    }
+    game_play(&s->game, m, false, 0, &none);
+    s->view = s->game.nplies;
+    s->turn_start_ms = now_ms();
+}
+
+// Parses one info line of the engine into the analysis lines (PV replayed from the searched
+// position, so any engine's move text is read); false if it is not a search report.
+static bool read_info(Session *s, const Pending *p, char *line)
+{
+    char *tok[512];
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(line, " ", &save); t && n < 512;
+         t = strtok_r(NULL, " ", &save))
+        tok[n++] = t;
+    Line l = {.set = true, .multipv = 1};
+    bool has_score = false;
+    int pv_at = -1;
+    for (int i = 1; i + 1 < n; i++) {
+        if (strcmp(tok[i], "depth") == 0)
+            l.depth = atoi(tok[++i]);
+        else if (strcmp(tok[i], "multipv") == 0)
+            l.multipv = atoi(tok[++i]);
+        else if (strcmp(tok[i], "nodes") == 0)
+            l.nodes = strtoull(tok[++i], NULL, 10);
+        else if (strcmp(tok[i], "nps") == 0)
+            l.nps = strtoull(tok[++i], NULL, 10);
+        else if (strcmp(tok[i], "time") == 0)
+            l.time_ms = strtoll(tok[++i], NULL, 10);
+        else if (strcmp(tok[i], "score") == 0 && i + 2 < n) {
+            l.mate = strcmp(tok[i + 1], "mate") == 0;
+            l.score = atoi(tok[i + 2]);
+            has_score = true;
+            i += 2;
+        } else if (strcmp(tok[i], "pv") == 0) {
+            pv_at = i + 1;
+            break;
+        }
+    }
+    if (!has_score || l.multipv < 1 || l.multipv > GUI_LINES_MAX)
+        return false;
+    Game g;
+    game_at(s, p->ply, &g);
+    Board b = g.board;
+    size_t used = 0;
+    for (int i = pv_at; pv_at > 0 && i < n; i++) {
+        Move m;
+        char text[MOVE_TEXT_MAX], err[128];
+        if (!notation_parse_move(&b, tok[i], MOVE_FMT_ALG, &m, err, sizeof err))
+            break;
+        notation_move(&m, MOVE_FMT_ALG, text, sizeof text);
+        if (i == pv_at) {
+            notation_square(m.from, l.from);
+            notation_square(m.to, l.to);
+        }
+        if (used + strlen(text) + 2 >= sizeof l.pv)
+            break;
+        used += (size_t)snprintf(l.pv + used, sizeof l.pv - used, "%s%s", used ? " " : "", text);
+        board_play(&b, &m);
+    }
+    s->lines[l.multipv - 1] = l;
+    if (l.multipv == 1) {
+        // The graph keeps White's view: cp, and a mate as +-10000 less its distance.
+        int v = l.mate ? (l.score > 0 ? 10000 - l.score : -10000 - l.score) : l.score;
+        Side side = (p->ply & 1) ? side_flip(s->game.start.side) : s->game.start.side;
+        s->score[p->ply] = side == SIDE_WHITE ? v : -v;
+        s->has_score[p->ply] = true;
+    }
+    return true;
+}
+
+static void publish_info(Session *s)
+{
+    Buf b;
+    buf_init(&b);
+    buf_printf(&b, "{\"lines\":[");
+    for (int i = 0, first = 1; i < GUI_LINES_MAX; i++) {
+        const Line *l = &s->lines[i];
+        if (!l->set)
+            continue;
+        buf_printf(&b,
+                   "%s{\"multipv\":%d,\"depth\":%d,\"mate\":%s,\"score\":%d,\"nodes\":%llu,"
+                   "\"nps\":%llu,\"time\":%lld,\"from\":\"%s\",\"to\":\"%s\",\"pv\":",
+                   first ? "" : ",", l->multipv, l->depth, l->mate ? "true" : "false", l->score,
+                   (unsigned long long)l->nodes, (unsigned long long)l->nps,
+                   (long long)l->time_ms, l->from, l->to);
+        buf_json_string(&b, l->pv);
+        buf_printf(&b, "}");
+        first = 0;
+    }
+    buf_printf(&b, "]}");
+    if (!b.failed)
+        push_event(s, "info", b.data);
+    buf_free(&b);
+}
+
+// The engine's bestmove for search p.
+static void read_best(Session *s, const Pending *p, const char *line)
+{
+    char best[MOVE_TEXT_MAX] = "", ponder[MOVE_TEXT_MAX] = "";
+    sscanf(line, "bestmove %63s ponder %63s", best, ponder);
+    if (p->cancelled || p->kind != SEARCH_THINK || p->ply != s->game.nplies ||
+        !engine_moves_now(s))
+        return;
+    Move m, pm;
+    char err[128];
+    if (!notation_parse_move(&s->game.board, best, MOVE_FMT_ALG, &m, err, sizeof err)) {
+        snprintf(s->engine_status, sizeof s->engine_status,
+                 "the engine played '%.40s' (%.60s): play stopped", best, err);
+        s->engine_side = PLAY_NONE;
+        return;
+    }
+    play_move(s, &m);
+    if (engine_moves_now(s)) { // engine against engine
+        start_engine_work(s);
+        return;
+    }
+    if (s->ponder && ponder[0] && s->game.outcome == OUT_NONE &&
+        notation_parse_move(&s->game.board, ponder, MOVE_FMT_ALG, &pm, err, sizeof err)) {
+        char limits[160];
+        clock_limits(s, limits, sizeof limits);
+        send_go(s, SEARCH_PONDER, s->view, &pm, limits, 0);
+        return;
+    }
+    start_engine_work(s);
+}
+
+// Handles one line from the engine. Called with the lock held.
+static void engine_line(Session *s, char *line)
+{
+    if (s->nqueue == 0)
+        return;
+    Pending *p = &s->queue[0];
+    if (strncmp(line, "bestmove", 8) == 0) {
+        Pending done = *p;
+        memmove(s->queue, s->queue + 1, (size_t)(--s->nqueue) * sizeof *p);
+        if (s->nqueue == 0 || !s->queue[0].cancelled)
+            s->stop_sent_ms = 0;
+        read_best(s, &done, line);
+        publish_state(s);
+    } else if (strncmp(line, "info ", 5) == 0 && !p->cancelled && strstr(line, " score ")) {
+        if (read_info(s, p, line))
+            publish_info(s);
+    }
+}
+
+// The engine died or hung: report it, start it again and resume.
+static void engine_failed(Session *s, const char *what)
+{
+    proc_stop(&s->proc, NULL);
+    s->engine_up = false;
+    s->restarts++;
+    bool ok = engine_start(s);
+    snprintf(s->engine_status, sizeof s->engine_status, "the engine %s; %s (restart %d)", what,
+             ok ? "restarted" : "it did not start again", s->restarts);
+    if (ok)
+        start_engine_work(s);
+    publish_state(s);
+}
+
+// Flags a side whose clock has run out while it thinks.
+static void check_flag(Session *s)
+{
+    if (!s->clocked || s->game.outcome != OUT_NONE || s->engine_side == PLAY_NONE)
+        return;
+    Side us = side_to_move(s);
+    if (s->clock_ms[us] - (now_ms() - s->turn_start_ms) >= 0)
+        return;
+    s->clock_ms[us] = 0;
+    game_end(&s->game, us == SIDE_WHITE ? OUT_BLACK_WINS : OUT_WHITE_WINS,
+             us == SIDE_WHITE ? "White lost on time" : "Black lost on time");
+    cancel_searches(s);
+    publish_state(s);
+}
+
+static void *reader_main(void *arg)
+{
+    Session *s = arg;
+    char line[16384];
+    pthread_mutex_lock(&s->mu);
+    while (!s->quit) {
+        if (!s->engine_up) {
+            pthread_mutex_unlock(&s->mu);
+            struct timespec ts = {1, 0};
+            nanosleep(&ts, NULL); // a failed start: try again every second
+            pthread_mutex_lock(&s->mu);
+            if (!s->quit && !s->engine_up)
+                engine_failed(s, "was not running");
+            continue;
+        }
+        pthread_mutex_unlock(&s->mu);
+        // Only this thread reads the engine, and only it replaces the process.
+        ReplyStatus r = proc_read_line(&s->proc, now_ms() + POLL_MS, line, sizeof line);
+        pthread_mutex_lock(&s->mu);
+        if (s->quit)
+            break;
+        if (r == REPLY_OK) {
+            engine_line(s, line);
+        } else if (r == REPLY_CRASH) {
+            engine_failed(s, "crashed");
+        } else {
+            int64_t t = now_ms();
+            bool hung = (s->nqueue > 0 && s->queue[0].deadline_ms && t > s->queue[0].deadline_ms) ||
+                        (s->stop_sent_ms && t - s->stop_sent_ms > STOP_WAIT_MS);
+            if (hung)
+                engine_failed(s, "stopped answering");
+            check_flag(s);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+// ---- The state ------------------------------------------------------------------------------
+
+static const char *side_name(Side s) { return s == SIDE_WHITE ? "white" : "black"; }
+
+// The pieces of b as {"c3":"w", "a1":"W", ...} (w b men, W B kings).
+static void state_board(const Board *b, Buf *out)
+{
+    static const char PIECE[] = ".wbWB";
+    buf_printf(out, "\"pieces\":{");
+    for (Square sq = 0, first = 1; sq < SQUARE_COUNT; sq++) {
+        int p = board_piece_at(b, sq);
+        if (p <= 0 || p > 4)
+            continue;
+        char name[3];
+        notation_square(sq, name);
+        buf_printf(out, "%s\"%s\":\"%c\"", first ? "" : ",", name, PIECE[p]);
+        first = 0;
+    }
+    buf_printf(out, "},");
+}
+
+static void state_json(Session *s, Buf *out)
+{
+    Game g;
+    game_at(s, s->view, &g);
+    char fen[FEN_MAX], start[FEN_MAX];
+    notation_fen_algebraic(&g.board, fen, sizeof fen);
+    notation_fen_algebraic(&s->game.start, start, sizeof start);
+    buf_printf(out, "{\"fen\":");
+    buf_json_string(out, fen);
+    buf_printf(out, ",\"start_fen\":");
+    buf_json_string(out, start);
+    buf_printf(out, ",\"turn\":\"%s\",\"ply\":%d,\"first_side\":\"%s\",", side_name(g.board.side),
+               s->view, side_name(s->game.start.side));
+    state_board(&g.board, out);
+    // Moves with their algebraic text.
+    buf_printf(out, "\"moves\":[");
+    for (int i = 0; i < s->game.nplies; i++) {
+        char m[MOVE_TEXT_MAX];
+        notation_move(&s->game.moves[i], MOVE_FMT_ALG, m, sizeof m);
+        buf_printf(out, "%s", i ? "," : "");
+        buf_json_string(out, m);
+    }
+    // Legal moves of the shown position (none once the game line ends there).
+    buf_printf(out, "],\"legal\":[");
+    MoveList list;
+    int n = g.outcome == OUT_NONE ? engine_moves_of(&g.board, &list) : 0;
+    for (int i = 0; i < n; i++) {
+        const Move *m = &list.moves[i];
+        char text[MOVE_TEXT_MAX], sq[3];
+        notation_move(m, MOVE_FMT_ALG, text, sizeof text);
+        buf_printf(out, "%s{\"text\":", i ? "," : "");
+        buf_json_string(out, text);
+        notation_square(m->from, sq);
+        buf_printf(out, ",\"path\":[\"%s\"", sq);
+        for (int k = 0; k < m->npath; k++) {
+            notation_square(m->path[k], sq);
+            buf_printf(out, ",\"%s\"", sq);
+        }
+        buf_printf(out, "],\"captures\":%d}", __builtin_popcountll(m->captured));
+    }
+    // The result of the game line, and of the shown position when it ends there.
+    const char *res = s->game.outcome == OUT_WHITE_WINS   ? "1-0"
+                      : s->game.outcome == OUT_BLACK_WINS ? "0-1"
+                      : s->game.outcome == OUT_DRAW       ? "1/2-1/2"
+                                                          : "*";
+    buf_printf(out, "],\"result\":\"%s\",\"reason\":", res);
+    buf_json_string(out, s->game.reason);
+    static const char *const PLAY[] = {"none", "white", "black", "both"};
+    buf_printf(out,
+               ",\"play\":{\"engine\":\"%s\",\"base\":%lld,\"inc\":%lld,\"movetime\":%lld,"
+               "\"ponder\":%s,\"clocked\":%s},",
+               PLAY[s->engine_side], (long long)s->base_ms, (long long)s->inc_ms,
+               (long long)s->movetime_ms, s->ponder ? "true" : "false",
+               s->clocked ? "true" : "false");
+    int64_t w = s->clock_ms[SIDE_WHITE], b = s->clock_ms[SIDE_BLACK];
+    bool running = s->clocked && s->engine_side != PLAY_NONE && s->game.outcome == OUT_NONE;
+    if (running) {
+        int64_t used = now_ms() - s->turn_start_ms;
+        if (side_to_move(s) == SIDE_WHITE)
+            w -= used;
+        else
+            b -= used;
+    }
+    buf_printf(out, "\"clocks\":{\"white\":%lld,\"black\":%lld,\"running\":%s},",
+               (long long)w, (long long)b,
+               running ? (side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"") : "null");
+    const char *status = !s->engine_up ? "down"
+                         : s->nqueue && !s->queue[0].cancelled
+                             ? (s->queue[0].kind == SEARCH_THINK    ? "thinking"
+                                : s->queue[0].kind == SEARCH_PONDER ? "pondering"
+                                                                    : "analysing")
+                             : "idle";
+    buf_printf(out, "\"engine\":{\"name\":");
+    buf_json_string(out, s->engine_name);
+    buf_printf(out, ",\"command\":");
+    buf_json_string(out, s->cmd);
+    buf_printf(out, ",\"status\":\"%s\",\"message\":", status);
+    buf_json_string(out, s->engine_status);
+    buf_printf(out, ",\"restarts\":%d},\"analysing\":%s,", s->restarts,
+               s->analysing ? "true" : "false");
+    buf_printf(out, "\"options\":{\"hash\":%d,\"threads\":%d,\"multipv\":%d},", s->hash_mb,
+               s->threads, s->multipv);
+    buf_printf(out, "\"scores\":[");
+    for (int i = 0; i <= s->game.nplies; i++) {
+        if (s->has_score[i])
+            buf_printf(out, "%s%d", i ? "," : "", s->score[i]);
+        else
+            buf_printf(out, "%snull", i ? "," : "");
+    }
+    buf_printf(out, "],\"library\":[");
+    for (int i = 0; i < s->nlibrary; i++) {
+        const PdnGame *pg = &s->library[i];
+        buf_printf(out, "%s{\"white\":", i ? "," : "");
+        buf_json_string(out, pg->white);
+        buf_printf(out, ",\"black\":");
+        buf_json_string(out, pg->black);
+        buf_printf(out, ",\"event\":");
+        buf_json_string(out, pg->event);
+        buf_printf(out, ",\"result\":");
+        buf_json_string(out, pg->result);
+        buf_printf(out, ",\"plies\":%d}", pg->nmoves);
+    }
+    buf_printf(out, "]}");
+}
+
+static void publish_state(Session *s)
+{
+    Buf b;
+    buf_init(&b);
+    state_json(s, &b);
+    if (!b.failed)
+        push_event(s, "state", b.data);
+    buf_free(&b);
+}
+
+void session_state(Session *s, Buf *out)
+{
+    pthread_mutex_lock(&s->mu);
+    state_json(s, out);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_pdn(Session *s, Buf *out)
+{
+    pthread_mutex_lock(&s->mu);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        char date[16];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+        bool engine_white = s->engine_side == PLAY_WHITE || s->engine_side == PLAY_BOTH;
+        bool engine_black = s->engine_side == PLAY_BLACK || s->engine_side == PLAY_BOTH;
+        const char *engine = s->engine_name[0] ? s->engine_name : "engine";
+        char tc[64];
+        if (s->engine_side == PLAY_NONE)
+            snprintf(tc, sizeof tc, "-");
+        else if (s->clocked)
+            snprintf(tc, sizeof tc, "%lld+%g", (long long)(s->base_ms / 1000),
+                     (double)s->inc_ms / 1000.0);
+        else
+            snprintf(tc, sizeof tc, "st=%g", (double)s->movetime_ms / 1000.0);
+        PdnTags tags = {"damka-gui", "localhost", date, engine_white ? engine : "?",
+                        engine_black ? engine : "?", tc, 1};
+        pdn_write(f, &tags, &s->game);
+        fclose(f);
+        buf_printf(out, "%s", text ? text : "");
+    }
+    free(text);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static ApiResult ok(void) { return (ApiResult){200, ""}; }
+
+static ApiResult bad(const char *fmt, const char *what)
+{
+    ApiResult r = {400, ""};
+    snprintf(r.error, sizeof r.error, fmt, what);
+    return r;
+}
+
+// Parses a whole number in lo..hi; false if text is not one.
+static bool parse_int(const char *text, long long lo, long long hi, long long *out)
+{
+    if (!text || !*text)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+// Parses seconds (a real number) in lo..hi into ms.
+static bool parse_seconds(const char *text, double lo, double hi, int64_t *ms)
+{
+    if (!text || !*text)
+        return false;
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (*end || !(v >= lo && v <= hi))
+        return false;
+    *ms = (int64_t)(v * 1000.0 + 0.5);
+    return true;
+}
+
+// Replaces the game, shown after `view` plies (-1: at its end). The engine stops playing;
+// analysis goes on in the new position.
+static void set_game(Session *s, const Board *start, const Move *moves, int n, int view)
+{
+    cancel_searches(s);
+    Adjudication none = {0};
+    game_start(&s->game, start);
+    for (int i = 0; i < n; i++)
+        if (game_play(&s->game, &moves[i], false, 0, &none) != OUT_NONE)
+            break;
+    s->view = view >= 0 && view < s->game.nplies ? view : s->game.nplies;
+    s->engine_side = PLAY_NONE;
+    memset(s->has_score, 0, sizeof s->has_score);
+    clear_lines(s);
+    start_engine_work(s);
+}
+
+ApiResult session_new_game(Session *s, const char *fen)
+{
+    Board b;
+    char err[160];
+    if (fen && *fen && !notation_parse_fen(fen, &b, err, sizeof err))
+        return bad("bad FEN: %s", err);
+    if (!fen || !*fen)
+        board_start(&b);
+    pthread_mutex_lock(&s->mu);
+    set_game(s, &b, NULL, 0, -1);
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return ok();
+}
+
+ApiResult session_move(Session *s, const char *text)
+{
+    if (!text || !*text)
+        return bad("%s", "move needs move=<text>");
+    pthread_mutex_lock(&s->mu);
+    Game g;
+    game_at(s, s->view, &g);
+    Move m;
+    char err[160];
+    ApiResult r = ok();
+    if (g.outcome != OUT_NONE) {
+        r = bad("the game is over here: %s", g.reason);
+    } else if (engine_moves_now(s)) {
+        r = bad("%s", "it is the engine's move");
+    } else if (!notation_parse_move(&g.board, text, MOVE_FMT_ALG, &m, err, sizeof err)) {
+        r = bad("%s", err);
+    } else if (s->view >= MATCH_GAME_PLIES_MAX) {
+        r = bad("%s", "the game is too long");
+    } else {
+        bool pondered = s->nqueue > 0 && !s->queue[0].cancelled &&
+                        s->queue[0].kind == SEARCH_PONDER && s->view == s->game.nplies &&
+                        same_move(&s->queue[0].ponder_move, &m);
+        if (s->view < s->game.nplies) { // a new line from the shown position: the rest goes
+            s->game = g;
+            for (int i = s->view + 1; i <= MATCH_GAME_PLIES_MAX; i++)
+                s->has_score[i] = false;
+        }
+        play_move(s, &m);
+        clear_lines(s);
+        if (pondered && engine_moves_now(s)) {
+            proc_send(&s->proc, "ponderhit");
+            s->queue[0].kind = SEARCH_THINK;
+            s->queue[0].deadline_ms = now_ms() + move_budget(s) + HANG_MARGIN_MS;
+        } else {
+            restart_engine_work(s);
+        }
+        publish_state(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+ApiResult session_goto(Session *s, const char *ply)
+{
+    long long v;
+    pthread_mutex_lock(&s->mu);
+    ApiResult r = ok();
+    if (!parse_int(ply, 0, s->game.nplies, &v)) {
+        r = bad("ply must be 0..%s", "the number of moves played");
+    } else {
+        s->view = (int)v;
+        if (s->engine_side != PLAY_NONE && s->view != s->game.nplies)
+            s->engine_side = PLAY_NONE; // stepping back stops play
+        clear_lines(s);
+        restart_engine_work(s);
+        publish_state(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+ApiResult session_takeback(Session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    ApiResult r = ok();
+    if (s->game.nplies == 0) {
+        r = bad("%s", "no move to take back");
+    } else {
+        cancel_searches(s);
+        int keep = s->game.nplies - 1;
+        // Against the engine, back to the player's own move.
+        if (s->engine_side == PLAY_WHITE || s->engine_side == PLAY_BLACK) {
+            Side side = (keep & 1) ? side_flip(s->game.start.side) : s->game.start.side;
+            if ((s->engine_side == PLAY_WHITE) == (side == SIDE_WHITE) && keep > 0)
+                keep--;
+        }
+        Game g;
+        game_at(s, keep, &g);
+        s->game = g;
+        s->view = keep;
+        for (int i = keep + 1; i <= MATCH_GAME_PLIES_MAX; i++)
+            s->has_score[i] = false;
+        s->turn_start_ms = now_ms();
+        clear_lines(s);
+        start_engine_work(s);
+        publish_state(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+ApiResult session_play(Session *s, const char *side, const char *base, const char *inc,
+                       const char *movetime, const char *ponder)
+{
+    static const char *const SIDES[] = {"none", "white", "black", "both"};
+    int who = -1;
+    for (int i = 0; i < 4; i++)
+        if (side && strcmp(side, SIDES[i]) == 0)
+            who = i;
+    int64_t base_ms = 300000, inc_ms = 3000, move_ms = 0;
+    if (who < 0)
+        return bad("%s", "side must be none, white, black or both (the engine's side)");
+    if (movetime && *movetime) {
+        if (!parse_seconds(movetime, 0.01, 3600, &move_ms))
+            return bad("%s", "movetime must be 0.01..3600 seconds");
+    } else if ((base && !parse_seconds(base, 1, 36000, &base_ms)) ||
+               (inc && !parse_seconds(inc, 0, 600, &inc_ms))) {
+        return bad("%s", "base must be 1..36000 s and inc 0..600 s");
+    }
+    bool pond = ponder && strcmp(ponder, "true") == 0;
+    if (ponder && !pond && strcmp(ponder, "false") != 0)
+        return bad("%s", "ponder must be true or false");
+    pthread_mutex_lock(&s->mu);
+    cancel_searches(s);
+    // Play goes on from the shown position.
+    if (s->view != s->game.nplies) {
+        Game g;
+        game_at(s, s->view, &g);
+        s->game = g;
+    }
+    s->engine_side = (PlaySide)who;
+    s->movetime_ms = move_ms;
+    s->clocked = move_ms == 0;
+    s->base_ms = base_ms;
+    s->inc_ms = inc_ms;
+    s->clock_ms[0] = s->clock_ms[1] = base_ms;
+    s->turn_start_ms = now_ms();
+    if (s->ponder != pond && s->engine_up)
+        proc_send(&s->proc, "setoption name Ponder value %s", pond ? "true" : "false");
+    s->ponder = pond;
+    s->analysing = false;
+    clear_lines(s);
+    start_engine_work(s);
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return ok();
+}
+
+ApiResult session_analyse(Session *s, const char *on)
+{
+    if (!on || (strcmp(on, "true") != 0 && strcmp(on, "false") != 0))
+        return bad("%s", "on must be true or false");
+    pthread_mutex_lock(&s->mu);
+    s->analysing = on[0] == 't';
+    if (s->analysing)
+        s->engine_side = PLAY_NONE; // analysis and play share the engine
+    clear_lines(s);
+    restart_engine_work(s);
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return ok();
+}
+
+ApiResult session_options(Session *s, const char *hash, const char *threads, const char *multipv)
+{
+    long long h = -1, t = -1, m = -1;
+    if (hash && !parse_int(hash, 1, 65536, &h))
+        return bad("%s", "hash must be 1..65536 MB");
+    if (threads && !parse_int(threads, 1, 256, &t))
+        return bad("%s", "threads must be 1..256");
+    if (multipv && !parse_int(multipv, 1, GUI_LINES_MAX, &m))
+        return bad("multipv must be 1..%s", "8");
+    pthread_mutex_lock(&s->mu);
+    cancel_searches(s);
+    if (h > 0)
+        s->hash_mb = (int)h;
+    if (t > 0)
+        s->threads = (int)t;
+    if (m > 0)
+        s->multipv = (int)m;
+    if (s->engine_up) {
+        proc_send(&s->proc, "setoption name Hash value %d", s->hash_mb);
+        proc_send(&s->proc, "setoption name Threads value %d", s->threads);
+        proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
+    }
+    clear_lines(s);
+    start_engine_work(s);
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return ok();
+}
+
+ApiResult session_import_pdn(Session *s, const char *text, size_t len)
+{
+    if (strlen(text) != len)
+        return bad("%s", "the PDN holds a NUL byte");
+    PdnGame *lib = malloc(GUI_LIBRARY_MAX * sizeof *lib);
+    if (!lib)
+        return (ApiResult){500, "out of memory"};
+    int n = 0;
+    size_t pos = 0;
+    char err[160], first_err[200] = "";
+    int r;
+    while (n < GUI_LIBRARY_MAX && (r = pdn_read(text, &pos, &lib[n], err, sizeof err)) != 0) {
+        if (r > 0)
+            n++;
+        else if (!first_err[0])
+            snprintf(first_err, sizeof first_err, "game %d: %s", n + 1, err);
+    }
+    if (n == 0) {
+        free(lib);
+        return bad("no game could be read: %s", first_err[0] ? first_err : "the text is empty");
+    }
+    pthread_mutex_lock(&s->mu);
+    free(s->library);
+    s->library = lib;
+    s->nlibrary = n;
+    set_game(s, &lib[0].start, lib[0].moves, lib[0].nmoves, 0);
+    snprintf(s->engine_status, sizeof s->engine_status, "%.150s", first_err);
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return ok();
+}
+
+ApiResult session_load(Session *s, const char *index)
+{
+    long long i;
+    pthread_mutex_lock(&s->mu);
+    ApiResult r = ok();
+    if (!parse_int(index, 0, s->nlibrary - 1, &i)) {
+        r = bad("%s", "index must name a game of the imported PDN");
+    } else {
+        const PdnGame *g = &s->library[i];
+        set_game(s, &g->start, g->moves, g->nmoves, 0);
+        publish_state(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
+// ---- Life -------------------------------------------------------------------------------------
+
+Session *session_new(const char *engine_cmd)
+{
+    Session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    snprintf(s->cmd, sizeof s->cmd, "%s", engine_cmd);
+    s->hash_mb = 64;
+    s->threads = 1;
+    s->multipv = 1;
+    s->movetime_ms = 1000;
+    s->base_ms = 300000;
+    s->inc_ms = 3000;
+    Board b;
+    board_start(&b);
+    game_start(&s->game, &b);
+    pthread_mutex_lock(&s->mu);
+    engine_start(s); // a failure is reported in the state and retried by the reader
+    publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
+        proc_stop(&s->proc, NULL);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_shutdown(Session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->quit = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_free(Session *s)
+{
+    session_shutdown(s);
+    pthread_join(s->reader, NULL);
+    if (s->engine_up || s->proc.started)
+        proc_stop(&s->proc, "quit");
+    for (int i = 0; i < GUI_EVENTS; i++)
+        free(s->events[i]);
+    free(s->library);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->changed);
+    free(s);
+}
