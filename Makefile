@@ -95,7 +95,7 @@ GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
 GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps gui-missing FORCE test-gui test-run openings fuzz fuzz-run latency
 
 all: damka damka-match $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -268,12 +268,22 @@ openings: $(BUILD)/make-openings
 
 # Installed like a Debian program: binaries, the opening sets (found by damka-match by name)
 # under share/damka/, and the man pages.
-install: damka damka-match
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/openings $(DESTDIR)$(MANDIR)
 	install -m 755 damka $(DESTDIR)$(PREFIX)/bin/damka
 	install -m 755 damka-match $(DESTDIR)$(PREFIX)/bin/damka-match
+	if [ -x damka-gui ]; then install -m 755 damka-gui $(DESTDIR)$(PREFIX)/bin/damka-gui; fi
 	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
 	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
+
+# The GUI in a real browser: headless Chromium plays a game on the page, imports PDN, analyses
+# (tools/gui/browser_test.py); screenshots go to build/test-gui/. GUI_LATENCY=N also plays N
+# moves against the engine at movetime 100 and reports the reply time and the server at rest.
+GUI_LATENCY ?= 0
+test-gui: deps damka damka-gui
+	@sh tools/gui/deps.sh
+	python3 tools/gui/browser_test.py ./damka-gui ./damka build/test-gui \
+	    $(if $(filter-out 0,$(GUI_LATENCY)),--latency $(GUI_LATENCY))
 
 # Installs into a scratch directory and runs the installed programs (tools/install_check.sh).
 install-check: damka damka-match

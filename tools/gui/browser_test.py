@@ -93,7 +93,15 @@ class Driver:
         return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
 
     def click(self, css):
-        self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
+        # The board is drawn anew on every report of the engine: an element found a moment ago
+        # may be gone; find it again.
+        for attempt in range(10):
+            try:
+                self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
+                return
+            except AssertionError as e:
+                if "stale element" not in str(e) or attempt == 9:
+                    raise
 
     def text(self, css):
         return self.call("GET", self.s("/element/%s/text" % self.find(css)))
@@ -135,6 +143,10 @@ def set_input(d, css, value):
 def play_short_game(d, out):
     """White (the player) against the engine, from a position where the engine must capture
     and the player then takes both black men with one capture of two pieces."""
+    # Open the closed sections as a person would, by clicking their titles.
+    for i in range(d.js("return document.querySelectorAll('details').length")):
+        if not d.js("return document.querySelectorAll('details')[arguments[0]].open", i):
+            d.click("details:nth-of-type(%d) > summary" % (i + 1))
     set_input(d, "#fen", "W:Wb4,c3,b2:Bb6,f6")
     d.click("#set-fen")
     wait("the FEN's position", lambda: state(d)["pieces"].get("b6") == "b"
@@ -168,7 +180,6 @@ def play_short_game(d, out):
 
 
 def import_pdn(d):
-    d.js("document.querySelectorAll('details').forEach(e => e.open = true)")
     set_input(d, "#pdn-text", PDN)
     d.click("#pdn-import")
     wait("three games in the library", lambda: len(state(d)["library"]) == 3)

@@ -83,6 +83,7 @@ struct Session {
     // Events.
     char *events[GUI_EVENTS];
     uint64_t head;            // number of events so far
+    uint64_t version;         // bumped at every change: a page keeps the newest state it saw
 };
 
 static int64_t now_ms(void) { return proc_now_ms(); }
@@ -578,7 +579,7 @@ static void state_json(Session *s, Buf *out)
     char fen[FEN_MAX], start[FEN_MAX];
     notation_fen_algebraic(&g.board, fen, sizeof fen);
     notation_fen_algebraic(&s->game.start, start, sizeof start);
-    buf_printf(out, "{\"fen\":");
+    buf_printf(out, "{\"version\":%llu,\"fen\":", (unsigned long long)s->version);
     buf_json_string(out, fen);
     buf_printf(out, ",\"start_fen\":");
     buf_json_string(out, start);
@@ -678,6 +679,7 @@ static void state_json(Session *s, Buf *out)
 
 static void publish_state(Session *s)
 {
+    s->version++;
     Buf b;
     buf_init(&b);
     state_json(s, &b);

@@ -64,6 +64,8 @@ function showError(text) {
 function setState(s) {
   if (!s || !s.moves) return;
   const old = ui.state;
+  // A reply can arrive after the live stream's newer state: keep the newest.
+  if (old && s.version < old.version) return;
   ui.state = s;
   ui.stateAt = performance.now();
   if (ui.sentAt && s.moves.length > ui.sentAt.plies) {
