@@ -306,6 +306,58 @@ START_TEST(test_gui_engine_plays_and_restarts)
 }
 END_TEST
 
+START_TEST(test_gui_pondering)
+{
+    // With pondering on, the engine ponders on the reply it expects; when the player makes it,
+    // the search goes on (ponderhit) and the engine's move follows.
+    Gui g;
+    gui_start(&g, NULL);
+    ck_assert_int_eq(post(&g, "/api/play?side=black&base=20&inc=0.5&ponder=true", NULL,
+                          reply_buf, sizeof reply_buf),
+                     200);
+    ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
+    char expected[64] = "";
+    int64_t deadline = proc_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+        if (strstr(reply_buf, "\"status\":\"pondering\""))
+            json_str(reply_buf, "expected", expected, sizeof expected);
+    } while (!expected[0] && proc_now_ms() < deadline);
+    ck_assert_msg(expected[0], "no pondering: %.400s", reply_buf);
+    char path[128];
+    snprintf(path, sizeof path, "/api/move?move=%s", expected);
+    ck_assert_int_eq(post(&g, path, NULL, reply_buf, sizeof reply_buf), 200);
+    ck_assert_msg(strstr(reply_buf, "\"ponderhits\":1") != NULL, "%.400s", reply_buf);
+    deadline = proc_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while (count(reply_buf, "\"ply\":4,") == 0 && proc_now_ms() < deadline);
+    ck_assert_msg(count(reply_buf, "\"ply\":4,") == 1, "no reply after ponderhit: %.400s",
+                  reply_buf);
+    gui_stop(&g);
+}
+END_TEST
+
+START_TEST(test_gui_engine_hangs)
+{
+    // An engine that never answers is stopped after its time and a margin, reported, restarted.
+    Gui g;
+    char fake[1024];
+    snprintf(fake, sizeof fake, "%s/fake_engine hang", getenv("FAKE_DIR"));
+    gui_start(&g, fake);
+    ck_assert_int_eq(post(&g, "/api/play?side=white&movetime=0.05", NULL, reply_buf,
+                          sizeof reply_buf),
+                     200);
+    int64_t deadline = proc_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while (!strstr(reply_buf, "stopped answering") && proc_now_ms() < deadline);
+    ck_assert_msg(strstr(reply_buf, "the engine stopped answering; restarted") != NULL, "%.500s",
+                  reply_buf);
+    gui_stop(&g);
+}
+END_TEST
+
 Suite *suite_gui(void)
 {
     Suite *s = suite_create("gui");
@@ -316,6 +368,8 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_gui_oversized_body);
     tcase_add_test(tc, test_gui_pdn_round_trip);
     tcase_add_test(tc, test_gui_engine_plays_and_restarts);
+    tcase_add_test(tc, test_gui_pondering);
+    tcase_add_test(tc, test_gui_engine_hangs);
     suite_add_tcase(s, tc);
     return s;
 }

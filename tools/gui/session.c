@@ -58,6 +58,7 @@ struct Session {
     char engine_name[128];
     char engine_status[160];  // what the page shows: crashed, restarted, ...
     int restarts;
+    int ponderhits;           // pondered replies the player then played
     Pending queue[QUEUE_MAX];
     int nqueue;
     int64_t stop_sent_ms;     // a stop is waiting for its bestmove (0: none)
@@ -250,7 +251,7 @@ static void send_go(Session *s, SearchKind kind, int ply, const Move *extra, con
     }
     if (!b.failed) {
         proc_send(&s->proc, "%s", b.data);
-        proc_send(&s->proc, "go %s", limits);
+        proc_send(&s->proc, "go %s%s", kind == SEARCH_PONDER ? "ponder " : "", limits);
         Pending *p = &s->queue[s->nqueue++];
         memset(p, 0, sizeof *p);
         p->kind = kind;
@@ -382,6 +383,8 @@ static bool read_info(Session *s, const Pending *p, char *line)
     Game g;
     game_at(s, p->ply, &g);
     Board b = g.board;
+    if (p->kind == SEARCH_PONDER) // it searches the position after the expected reply
+        board_play(&b, &p->ponder_move);
     size_t used = 0;
     for (int i = pv_at; pv_at > 0 && i < n; i++) {
         Move m;
@@ -399,7 +402,7 @@ static bool read_info(Session *s, const Pending *p, char *line)
         board_play(&b, &m);
     }
     s->lines[l.multipv - 1] = l;
-    if (l.multipv == 1) {
+    if (l.multipv == 1 && p->kind != SEARCH_PONDER) {
         // The graph keeps White's view: cp, and a mate as +-10000 less its distance.
         int v = l.mate ? (l.score > 0 ? 10000 - l.score : -10000 - l.score) : l.score;
         Side side = (p->ply & 1) ? side_flip(s->game.start.side) : s->game.start.side;
@@ -638,20 +641,26 @@ static void state_json(Session *s, Buf *out)
     buf_printf(out, "\"clocks\":{\"white\":%lld,\"black\":%lld,\"running\":%s},",
                (long long)w, (long long)b,
                running ? (side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"") : "null");
+    const Pending *busy = NULL; // the search whose result is wanted, if any
+    for (int i = 0; i < s->nqueue && !busy; i++)
+        if (!s->queue[i].cancelled)
+            busy = &s->queue[i];
     const char *status = !s->engine_up ? "down"
-                         : s->nqueue && !s->queue[0].cancelled
-                             ? (s->queue[0].kind == SEARCH_THINK    ? "thinking"
-                                : s->queue[0].kind == SEARCH_PONDER ? "pondering"
-                                                                    : "analysing")
-                             : "idle";
+                         : !busy       ? "idle"
+                         : busy->kind == SEARCH_THINK  ? "thinking"
+                         : busy->kind == SEARCH_PONDER ? "pondering"
+                                                       : "analysing";
     buf_printf(out, "\"engine\":{\"name\":");
     buf_json_string(out, s->engine_name);
     buf_printf(out, ",\"command\":");
     buf_json_string(out, s->cmd);
     buf_printf(out, ",\"status\":\"%s\",\"message\":", status);
     buf_json_string(out, s->engine_status);
-    buf_printf(out, ",\"restarts\":%d},\"analysing\":%s,", s->restarts,
-               s->analysing ? "true" : "false");
+    char expected[MOVE_TEXT_MAX] = "";
+    if (busy && busy->kind == SEARCH_PONDER)
+        notation_move(&busy->ponder_move, MOVE_FMT_ALG, expected, sizeof expected);
+    buf_printf(out, ",\"expected\":\"%s\",\"ponderhits\":%d,\"restarts\":%d},\"analysing\":%s,",
+               expected, s->ponderhits, s->restarts, s->analysing ? "true" : "false");
     buf_printf(out, "\"options\":{\"hash\":%d,\"threads\":%d,\"multipv\":%d},", s->hash_mb,
                s->threads, s->multipv);
     buf_printf(out, "\"scores\":[");
@@ -827,7 +836,9 @@ ApiResult session_move(Session *s, const char *text)
         clear_lines(s);
         if (pondered && engine_moves_now(s)) {
             proc_send(&s->proc, "ponderhit");
+            s->ponderhits++;
             s->queue[0].kind = SEARCH_THINK;
+            s->queue[0].ply = s->view; // the position it searches is now the game's
             s->queue[0].deadline_ms = now_ms() + move_budget(s) + HANG_MARGIN_MS;
         } else {
             restart_engine_work(s);

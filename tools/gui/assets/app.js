@@ -366,7 +366,7 @@ function render() {
   renderGraph();
   renderResult();
   $('engine-name').textContent = s.engine.name || s.engine.command;
-  $('engine-status').textContent = s.engine.status;
+  $('engine-status').textContent = s.engine.status + (s.engine.expected ? ' on ' + s.engine.expected : '');
   const msg = $('engine-message');
   msg.textContent = s.engine.message;
   msg.hidden = !s.engine.message;
