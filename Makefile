@@ -95,9 +95,25 @@ GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
 GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb test-run openings fuzz fuzz-run latency
 
-all: damka damka-match $(if $(HAVE_MHD),damka-gui,gui-missing)
+all: damka damka-match damka-egdb $(if $(HAVE_MHD),damka-gui,gui-missing)
+
+# The endgame database generator (tools/egdb/) and the databases: `make egdb` builds every
+# balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
+PIECES ?= 5
+damka-egdb: $(BUILD)/damka-egdb FORCE
+	cp $< $@
+
+$(BUILD)/damka-egdb: $(BUILD)/egdb/gen.o $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/egdb/%.o: tools/egdb/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+egdb: damka-egdb
+	./damka-egdb --pieces $(PIECES) --dir egdb
 
 gui-missing:
 	@echo "note: damka-gui not built: it needs libmicrohttpd (make deps installs libmicrohttpd-dev)"
@@ -290,6 +306,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui
+	rm -rf build damka damka-match damka-gui damka-egdb
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
+                     $(BUILD)/egdb/*.d)

@@ -4,10 +4,11 @@
 # - in src/ and include/, a module includes only modules of earlier layers (a layer's modules
 #   never include each other: uci and hub, say);
 # - in tools/, a file includes only the engine facade, the text and value types it hands out
-#   (engine, notation, board, rules, types) and the tools' own headers.
+#   (engine, notation, board, rules, types), the endgame databases' index and files (egdb:
+#   for the generator) and the tools' own headers.
 # Prints each violation; exits 1 if any.
-layers="types|bitboard|tables|board|movegen|notation|rules eval egdb tt|movepick timeman|search|pool|book|engine|options|protocol|bench|uci hub|main"
-tool_allowed="engine notation board rules types"
+layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb|movepick timeman|search|pool|book|engine|options|protocol|bench|uci hub|main"
+tool_allowed="engine egdb notation board rules types"
 layer() {
     i=0
     IFS='|'

@@ -92,24 +92,28 @@ class Driver:
     def find(self, css):
         return self.call("POST", self.s("/element"), {"using": "css selector", "value": css})[ELEMENT]
 
-    def click(self, css):
-        # The board is drawn anew on every report of the engine: an element found a moment ago
-        # may be gone; find it again.
-        for attempt in range(10):
+    def on_element(self, css, method, action, body=None):
+        # The page draws the board and the analysis anew on every report of the engine: an
+        # element found a moment ago may be gone; find it again.
+        for attempt in range(20):
             try:
-                self.call("POST", self.s("/element/%s/click" % self.find(css)), {})
-                return
+                return self.call(method, self.s("/element/%s%s" % (self.find(css), action)), body)
             except AssertionError as e:
-                if "stale element" not in str(e) or attempt == 9:
+                if "stale element" not in str(e) or attempt == 19:
                     raise
+                time.sleep(0.02)
+
+    def click(self, css):
+        self.on_element(css, "POST", "/click", {})
 
     def text(self, css):
-        return self.call("GET", self.s("/element/%s/text" % self.find(css)))
+        return self.on_element(css, "GET", "/text")
 
     def screenshot(self, path, css=None):
-        where = self.s("/element/%s/screenshot" % self.find(css)) if css else self.s("/screenshot")
+        data = self.on_element(css, "GET", "/screenshot") if css else \
+            self.call("GET", self.s("/screenshot"))
         with open(path, "wb") as f:
-            f.write(base64.b64decode(self.call("GET", where)))
+            f.write(base64.b64decode(data))
 
     def quit(self):
         try:
@@ -208,8 +212,8 @@ def analyse(d, out):
         "const l = document.querySelector('#analysis .line');"
         "return l && l.querySelector('.pv').textContent.length > 4 &&"
         " window.damka.lines.length && window.damka.lines[0].depth >= 6 ? l.textContent : null"))
-    score = d.text("#analysis .line .score")
-    pv = d.text("#analysis .line .pv")
+    score, pv = d.js("const l = document.querySelector('#analysis .line');"
+                     "return [l.querySelector('.score').textContent, l.querySelector('.pv').textContent]")
     assert score and (score[0] in "+-0" or score.startswith("win") or score.startswith("loss")), score
     assert len(pv.split()) >= 2, pv
     assert d.js("return document.querySelector('#best-arrow') !== null"), "no best-move arrow"

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: MIT
+// Owns the endgame databases' index, file format and probing.
+//
+// Index of a balance (wm, wk, bm, bk), both sides to move:
+//   idx = (((stm * C(28, wm) + W) * C(28, bm) + B) * C(f, wk) + K) * C(f - wk, bk) + L
+// W and B rank the white and black men among the 28 squares a man of that colour may stand on
+// (not its promotion rank), as combinations (colex order); f = 32 - wm - bm squares are left
+// for kings, and K, L rank the white then the black kings among the squares still free. Men
+// of both colours on one square make a hole.
+//
+// File (little-endian): a 64-byte header ("DAMKAEGB", version, the balance, the number of
+// positions, positions per block, blocks, a 64-bit FNV-1a checksum of every value, the size of
+// the data, a checksum of the header and block index), then one 64-bit offset per block and
+// one at the end, then the blocks. A block is run-length coded: a value byte and its run
+// length - 1 as a base-128 varint, until the block's positions are all given.
+#include "egdb.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "movegen.h"
+#include "rules.h"
+#include "tables.h"
+
+enum {
+    MAN_SQUARES = 28,
+    HEADER_BYTES = 64,
+    SLOTS = EGDB_PIECES_MAX + 1, // per count of a kind of piece
+};
+
+static uint64_t g_binom[SQUARE_COUNT + 1][EGDB_PIECES_MAX + 1];
+
+static void init_binom(void)
+{
+    if (g_binom[0][0])
+        return;
+    for (int n = 0; n <= SQUARE_COUNT; n++)
+        for (int k = 0; k <= EGDB_PIECES_MAX; k++)
+            g_binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : g_binom[n - 1][k - 1] + g_binom[n - 1][k];
+}
+
+static uint64_t binom(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : g_binom[n][k]; }
+
+EgdbMaterial egdb_material_of(const Board *b)
+{
+    Bitboard w = b->pieces[SIDE_WHITE], bl = b->pieces[SIDE_BLACK];
+    return (EgdbMaterial){(uint8_t)__builtin_popcountll(w & ~b->kings),
+                          (uint8_t)__builtin_popcountll(w & b->kings),
+                          (uint8_t)__builtin_popcountll(bl & ~b->kings),
+                          (uint8_t)__builtin_popcountll(bl & b->kings)};
+}
+
+uint64_t egdb_slice_size(EgdbMaterial m)
+{
+    init_binom();
+    int f = SQUARE_COUNT - m.wm - m.bm;
+    return 2 * binom(MAN_SQUARES, m.wm) * binom(MAN_SQUARES, m.bm) * binom(f, m.wk) *
+           binom(f - m.wk, m.bk);
+}
+
+// Colex rank of the k sorted positions pos[0] < ... < pos[k-1].
+static uint64_t rank_of(const int *pos, int k)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++)
+        r += binom(pos[i], i + 1);
+    return r;
+}
+
+// The k sorted positions of colex rank r among n.
+static void unrank(uint64_t r, int n, int k, int *pos)
+{
+    for (int i = k; i >= 1; i--) {
+        // The largest p < n with C(p, i) <= r, by bisection.
+        int lo = i - 1, hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            if (binom(mid, i) <= r)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        pos[i - 1] = lo;
+        r -= binom(lo, i);
+    }
+}
+
+// A set of pieces as a 32-bit mask in square order (bit s = square s).
+static uint32_t square_mask(Bitboard bb)
+{
+    uint32_t m = 0;
+    for (; bb; bb &= bb - 1)
+        m |= 1u << g_bit_square[__builtin_ctzll(bb)];
+    return m;
+}
+
+// The squares of a square-order mask, ascending, minus `base`; returns the count.
+static int positions_of(uint32_t m, int base, int *pos)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        pos[n++] = __builtin_ctz(m) - base;
+    return n;
+}
+
+// The squares of m as positions among the squares not in `taken`, ascending.
+static int positions_among(uint32_t m, uint32_t taken, int *pos)
+{
+    int n = 0;
+    for (; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        pos[n++] = s - __builtin_popcount(taken & ((1u << s) - 1));
+    }
+    return n;
+}
+
+// Squares 1-4 (rank 8) and 29-32 (rank 1) in square order.
+static const uint32_t RANK8 = 0xFu, RANK1 = 0xF0000000u;
+
+bool egdb_index(const Board *b, uint64_t *idx)
+{
+    init_binom();
+    uint32_t wm = square_mask(b->pieces[SIDE_WHITE] & ~b->kings);
+    uint32_t bm = square_mask(b->pieces[SIDE_BLACK] & ~b->kings);
+    uint32_t wk = square_mask(b->pieces[SIDE_WHITE] & b->kings);
+    uint32_t bk = square_mask(b->pieces[SIDE_BLACK] & b->kings);
+    if ((wm & RANK8) || (bm & RANK1))
+        return false; // a man on its promotion rank
+    int pos[SQUARE_COUNT];
+    int nwm = positions_of(wm, 4, pos);
+    uint64_t w = rank_of(pos, nwm);
+    int nbm = positions_of(bm, 0, pos);
+    uint64_t bmi = rank_of(pos, nbm);
+    int nwk = positions_among(wk, wm | bm, pos);
+    uint64_t wki = rank_of(pos, nwk);
+    int nbk = positions_among(bk, wm | bm | wk, pos);
+    uint64_t bki = rank_of(pos, nbk);
+    int f = SQUARE_COUNT - nwm - nbm;
+    uint64_t i = (uint64_t)b->side;
+    i = i * binom(MAN_SQUARES, nwm) + w;
+    i = i * binom(MAN_SQUARES, nbm) + bmi;
+    i = i * binom(f, nwk) + wki;
+    i = i * binom(f - nwk, nbk) + bki;
+    *idx = i;
+    return true;
+}
+
+// The k-th (0-based) square not in `taken`.
+static int nth_free(uint32_t taken, int k)
+{
+    uint32_t free = ~taken;
+    for (int i = 0; i < k; i++)
+        free &= free - 1;
+    return __builtin_ctz(free);
+}
+
+bool egdb_unindex(EgdbMaterial m, uint64_t idx, Board *b)
+{
+    init_binom();
+    int f = SQUARE_COUNT - m.wm - m.bm;
+    uint64_t nbk = binom(f - m.wk, m.bk), nwk = binom(f, m.wk), nbm = binom(MAN_SQUARES, m.bm),
+             nwm = binom(MAN_SQUARES, m.wm);
+    uint64_t bki = idx % nbk, wki = (idx /= nbk) % nwk, bmi = (idx /= nwk) % nbm;
+    uint64_t wmi = (idx /= nbm) % nwm, stm = idx / nwm;
+    int pos[SQUARE_COUNT];
+    uint32_t wm = 0, bm = 0, wk = 0, bk = 0;
+    unrank(wmi, MAN_SQUARES, m.wm, pos);
+    for (int i = 0; i < m.wm; i++)
+        wm |= 1u << (pos[i] + 4);
+    unrank(bmi, MAN_SQUARES, m.bm, pos);
+    for (int i = 0; i < m.bm; i++)
+        bm |= 1u << pos[i];
+    if (wm & bm)
+        return false;
+    unrank(wki, f, m.wk, pos);
+    for (int i = m.wk - 1; i >= 0; i--) // positions among the free squares, highest first
+        wk |= 1u << nth_free(wm | bm, pos[i]);
+    unrank(bki, f - m.wk, m.bk, pos);
+    for (int i = m.bk - 1; i >= 0; i--)
+        bk |= 1u << nth_free(wm | bm | wk, pos[i]);
+    Bitboard bw = 0, bb = 0, kings = 0;
+    for (Square s = 0; s < SQUARE_COUNT; s++) {
+        uint32_t bit = 1u << s;
+        if ((wm | wk) & bit)
+            bw |= g_square_bb[s];
+        if ((bm | bk) & bit)
+            bb |= g_square_bb[s];
+        if ((wk | bk) & bit)
+            kings |= g_square_bb[s];
+    }
+    b->pieces[SIDE_WHITE] = bw;
+    b->pieces[SIDE_BLACK] = bb;
+    b->kings = kings;
+    b->side = stm ? SIDE_BLACK : SIDE_WHITE;
+    b->key = 0; // not needed by the index, the move generator or the prober
+    return true;
+}
+
+void egdb_file_name(EgdbMaterial m, char *buf, size_t len)
+{
+    snprintf(buf, len, "%dm%dk-%dm%dk.dkb", m.wm, m.wk, m.bm, m.bk);
+}
+
+int egdb_counter_limit(const Board *b)
+{
+    enum { SHORT = 10, LONG = 30 };
+    return rules_counter_draw(b, (DrawCounters){SHORT, SHORT}) != GAME_ONGOING ? SHORT : LONG;
+}
+
+// ---- Files ----------------------------------------------------------------------------------
+
+static uint64_t fnv1a(const uint8_t *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+static const uint64_t FNV_BASIS = 0xCBF29CE484222325ULL;
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+// Run-length codes n values into out (at least 3 * n bytes); returns the bytes written.
+static size_t rle_encode(const uint8_t *v, size_t n, uint8_t *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t run = 1;
+        while (i + run < n && v[i + run] == v[i])
+            run++;
+        out[o++] = v[i];
+        size_t r = run - 1;
+        do {
+            out[o++] = (uint8_t)((r & 0x7F) | (r >= 0x80 ? 0x80 : 0));
+            r >>= 7;
+        } while (r);
+        i += run;
+    }
+    return o;
+}
+
+// Decodes a block of exactly n values; false when the data does not give exactly that.
+static bool rle_decode(const uint8_t *in, size_t len, uint8_t *v, size_t n)
+{
+    size_t o = 0, i = 0;
+    while (o < n) {
+        if (i >= len)
+            return false;
+        uint8_t val = in[i++];
+        uint64_t r = 0;
+        for (int shift = 0;; shift += 7) {
+            if (i >= len || shift > 28)
+                return false;
+            uint8_t c = in[i++];
+            r |= (uint64_t)(c & 0x7F) << shift;
+            if (!(c & 0x80))
+                break;
+        }
+        if (r + 1 > n - o)
+            return false;
+        memset(v + o, val, r + 1);
+        o += r + 1;
+    }
+    return i == len;
+}
+
+static bool fail(char *err, size_t errlen, const char *fmt, const char *what)
+{
+    snprintf(err, errlen, fmt, what);
+    return false;
+}
+
+bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *err,
+                size_t errlen)
+{
+    uint64_t n = egdb_slice_size(m);
+    uint32_t nblocks = (uint32_t)((n + EGDB_BLOCK - 1) / EGDB_BLOCK);
+    uint8_t *filled = malloc(EGDB_BLOCK), *buf = malloc(3 * EGDB_BLOCK + 16);
+    uint8_t *index = calloc((size_t)nblocks + 1, 8);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!filled || !buf || !index || !f) {
+        free(filled), free(buf), free(index);
+        if (f)
+            fclose(f);
+        return fail(err, errlen, "cannot write %s", tmp);
+    }
+    uint8_t header[HEADER_BYTES] = {0};
+    fwrite(header, 1, HEADER_BYTES, f); // written again at the end
+    fwrite(index, 8, (size_t)nblocks + 1, f);
+    uint64_t sum = FNV_BASIS, off = 0;
+    uint8_t last = EGDB_DRAW;
+    for (uint32_t bl = 0; bl < nblocks; bl++) {
+        size_t count = (size_t)(n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
+                                    ? n - (uint64_t)bl * EGDB_BLOCK
+                                    : EGDB_BLOCK);
+        for (size_t i = 0; i < count; i++) {
+            uint8_t v = values[(uint64_t)bl * EGDB_BLOCK + i];
+            filled[i] = last = v == EGDB_NONE ? last : v;
+        }
+        sum = fnv1a(filled, count, sum);
+        size_t len = rle_encode(filled, count, buf);
+        put64(index + 8 * (size_t)bl, off);
+        fwrite(buf, 1, len, f);
+        off += len;
+    }
+    put64(index + 8 * (size_t)nblocks, off);
+    memcpy(header, "DAMKAEGB", 8);
+    put32(header + 8, EGDB_VERSION);
+    header[12] = m.wm, header[13] = m.wk, header[14] = m.bm, header[15] = m.bk;
+    put64(header + 16, n);
+    put32(header + 24, EGDB_BLOCK);
+    put32(header + 28, nblocks);
+    put64(header + 32, sum);
+    put64(header + 40, off);
+    put64(header + 48, fnv1a(index, 8 * ((size_t)nblocks + 1), fnv1a(header, 48, FNV_BASIS)));
+    bool ok = fseek(f, 0, SEEK_SET) == 0 && fwrite(header, 1, HEADER_BYTES, f) == HEADER_BYTES &&
+              fwrite(index, 8, (size_t)nblocks + 1, f) == (size_t)nblocks + 1;
+    ok = fclose(f) == 0 && ok;
+    free(filled), free(buf), free(index);
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return fail(err, errlen, "cannot write %s", path);
+    }
+    return true;
+}
+
+// A loaded balance: its blocks, compressed, as in the file.
+typedef struct Slice {
+    EgdbMaterial m;
+    uint64_t n;
+    uint32_t nblocks;
+    uint8_t *file;        // the whole file
+    const uint8_t *index; // nblocks + 1 offsets
+    const uint8_t *data;
+} Slice;
+
+// Reads and checks a file into s (the header, the index, every block and the checksum).
+static bool load_slice(const char *path, EgdbMaterial m, Slice *s, uint8_t *values, char *err,
+                       size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, errlen, "%s: not found", path);
+    uint8_t *file = NULL;
+    long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    rewind(f);
+    if (size >= HEADER_BYTES && (file = malloc((size_t)size)) != NULL &&
+        fread(file, 1, (size_t)size, f) != (size_t)size) {
+        free(file);
+        file = NULL;
+    }
+    fclose(f);
+    if (!file)
+        return fail(err, errlen, "%s: truncated or unreadable", path);
+    const char *why = NULL;
+    uint64_t n = egdb_slice_size(m);
+    uint32_t nblocks = get32(file + 28);
+    if (memcmp(file, "DAMKAEGB", 8) != 0)
+        why = "%s: not a Damka database file";
+    else if (get32(file + 8) != EGDB_VERSION)
+        why = "%s: another version of the format";
+    else if (file[12] != m.wm || file[13] != m.wk || file[14] != m.bm || file[15] != m.bk ||
+             get64(file + 16) != n || get32(file + 24) != EGDB_BLOCK ||
+             nblocks != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
+        why = "%s: header does not match its balance";
+    else if ((uint64_t)size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + get64(file + 40))
+        why = "%s: truncated or too long";
+    else if (get64(file + 48) != fnv1a(file + HEADER_BYTES, 8 * ((size_t)nblocks + 1),
+                                       fnv1a(file, 48, FNV_BASIS)))
+        why = "%s: corrupt header or index (checksum)";
+    if (why) {
+        free(file);
+        return fail(err, errlen, why, path);
+    }
+    s->m = m, s->n = n, s->nblocks = nblocks, s->file = file;
+    s->index = file + HEADER_BYTES;
+    s->data = s->index + 8 * ((size_t)nblocks + 1);
+    // Every block must decode, and all of them must give the checksum.
+    uint8_t block[EGDB_BLOCK];
+    uint64_t sum = FNV_BASIS, total = get64(file + 40);
+    for (uint32_t bl = 0; bl < nblocks && !why; bl++) {
+        uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
+        size_t count = (size_t)(n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
+                                    ? n - (uint64_t)bl * EGDB_BLOCK
+                                    : EGDB_BLOCK);
+        uint8_t *out = values ? values + (uint64_t)bl * EGDB_BLOCK : block;
+        if (a > z || z > total || !rle_decode(s->data + a, (size_t)(z - a), out, count))
+            why = "%s: corrupt block";
+        else
+            sum = fnv1a(out, count, sum);
+    }
+    if (!why && sum != get64(file + 32))
+        why = "%s: corrupt data (checksum)";
+    if (why) {
+        free(file);
+        memset(s, 0, sizeof *s);
+        return fail(err, errlen, why, path);
+    }
+    return true;
+}
+
+bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, char *err, size_t errlen)
+{
+    Slice s;
+    if (!load_slice(path, m, &s, values, err, errlen))
+        return false;
+    free(s.file);
+    return true;
+}
+
+// ---- Probing --------------------------------------------------------------------------------
+
+struct Egdb {
+    Slice *slices[SLOTS][SLOTS][SLOTS][SLOTS];
+    int count;
+    int max_pieces;
+};
+
+typedef struct OpenJob {
+    Egdb *db;
+    const char *dir;
+    FILE *log;
+    bool complete;
+} OpenJob;
+
+static void open_one(EgdbMaterial m, void *ctx)
+{
+    OpenJob *j = ctx;
+    char name[64], path[4200], err[4400];
+    egdb_file_name(m, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", j->dir, name);
+    Slice *s = malloc(sizeof *s);
+    if (s && load_slice(path, m, s, NULL, err, sizeof err)) {
+        j->db->slices[m.wm][m.wk][m.bm][m.bk] = s;
+        j->db->count++;
+        return;
+    }
+    free(s);
+    j->complete = false;
+    if (j->log && strstr(err, "not found") == NULL)
+        fprintf(j->log, "egdb: %s (skipped)\n", err);
+}
+
+Egdb *egdb_open(const char *dir, int max_pieces, FILE *log, char *err, size_t errlen)
+{
+    init_binom();
+    Egdb *db = calloc(1, sizeof *db);
+    if (!db) {
+        fail(err, errlen, "%s", "out of memory");
+        return NULL;
+    }
+    if (max_pieces > EGDB_PIECES_MAX)
+        max_pieces = EGDB_PIECES_MAX;
+    int complete = 1; // every balance of up to this many pieces is loaded
+    for (int n = 2; n <= max_pieces; n++) {
+        OpenJob j = {db, dir, log, true};
+        egdb_each_balance(n, open_one, &j);
+        if (j.complete && complete == n - 1)
+            complete = n;
+    }
+    db->max_pieces = complete >= 2 ? complete : 0;
+    if (db->count == 0) {
+        fail(err, errlen, "no database file in %s", dir);
+        free(db);
+        return NULL;
+    }
+    return db;
+}
+
+void egdb_close(Egdb *db)
+{
+    if (!db)
+        return;
+    for (int a = 0; a < SLOTS; a++)
+        for (int b = 0; b < SLOTS; b++)
+            for (int c = 0; c < SLOTS; c++)
+                for (int d = 0; d < SLOTS; d++)
+                    if (db->slices[a][b][c][d]) {
+                        free(db->slices[a][b][c][d]->file);
+                        free(db->slices[a][b][c][d]);
+                    }
+    free(db);
+}
+
+int egdb_max_pieces(const Egdb *db) { return db ? db->max_pieces : 0; }
+
+int egdb_count(const Egdb *db) { return db ? db->count : 0; }
+
+int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache)
+{
+    EgdbMaterial m = egdb_material_of(b);
+    if (egdb_pieces(m) > EGDB_PIECES_MAX || m.wm >= SLOTS || m.wk >= SLOTS || m.bm >= SLOTS ||
+        m.bk >= SLOTS)
+        return -1;
+    const Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
+    uint64_t idx;
+    if (!s || !egdb_index(b, &idx) || idx >= s->n)
+        return -1;
+    uint32_t bl = (uint32_t)(idx / EGDB_BLOCK);
+    unsigned slot = (unsigned)(((uintptr_t)s >> 4) * 31 + bl) % EGDB_CACHE_BLOCKS;
+    if (cache->slice[slot] != s || cache->block[slot] != bl) {
+        uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
+        size_t count = (size_t)(s->n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
+                                    ? s->n - (uint64_t)bl * EGDB_BLOCK
+                                    : EGDB_BLOCK);
+        if (!rle_decode(s->data + a, (size_t)(z - a), cache->data[slot], count))
+            return -1; // checked at load: cannot happen
+        cache->slice[slot] = s;
+        cache->block[slot] = bl;
+        cache->misses++;
+    } else {
+        cache->hits++;
+    }
+    return cache->data[slot][idx % EGDB_BLOCK];
+}
+
+// ---- The generator's primitives -------------------------------------------------------------
+
+int egdb_unmoves(const Board *q, Board *out, int max)
+{
+    Side x = side_flip(q->side); // the side that has just moved
+    Bitboard occ = q->pieces[0] | q->pieces[1];
+    int n = 0;
+    for (Bitboard bb = q->pieces[x]; bb && n < max; bb = bb_pop(bb)) {
+        Bitboard at = bb & -bb;
+        bool king = (q->kings & at) != 0;
+        for (int d = 0; d < DIR_COUNT && n < max; d++) {
+            // A man came from one square behind it; a king from any square of an empty ray.
+            bool backward = x == SIDE_WHITE ? (d == DIR_DR || d == DIR_DL) : (d == DIR_UR || d == DIR_UL);
+            if (!king && !backward)
+                continue;
+            for (Bitboard from = bb_shift(at, d); from && !(from & occ) && n < max;
+                 from = bb_shift(from, d)) {
+                Board *p = &out[n];
+                *p = *q;
+                p->side = x;
+                p->pieces[x] ^= at | from;
+                if (king)
+                    p->kings ^= at | from;
+                if (!movegen_has_capture(p)) // else the move was not legal: a capture was due
+                    n++;
+                if (!king)
+                    break;
+            }
+        }
+    }
+    return n;
+}
+
+int egdb_each_balance(int pieces, void (*fn)(EgdbMaterial m, void *ctx), void *ctx)
+{
+    int count = 0;
+    for (int wm = 0; wm <= pieces; wm++)
+        for (int wk = 0; wm + wk <= pieces; wk++)
+            for (int bm = 0; wm + wk + bm <= pieces; bm++) {
+                int bk = pieces - wm - wk - bm;
+                if (wm + wk > 0 && bm + bk > 0) {
+                    fn((EgdbMaterial){(uint8_t)wm, (uint8_t)wk, (uint8_t)bm, (uint8_t)bk}, ctx);
+                    count++;
+                }
+            }
+    return count;
+}
