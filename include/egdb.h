@@ -49,15 +49,16 @@ uint64_t egdb_slice_size(EgdbMaterial m);
 // its promotion rank).
 bool egdb_index(const Board *b, uint64_t *idx);
 
-// The position of index idx of balance m; false for a hole (men on one square). Its key is not
-// set (0): the index, the move generator and the prober do not use it.
+// The position of index idx of balance m; false for a hole (men on one square).
 bool egdb_unindex(EgdbMaterial m, uint64_t idx, Board *b);
 
 // The file name of a balance, e.g. "2m1k-1m0k.dkb" (white's men and kings, then black's).
 void egdb_file_name(EgdbMaterial m, char *buf, size_t len);
 
-// The counter limit of a position (plies): 10 where rule 7.2.7 or 7.2.8 applies, else 30
-// (7.2.5 and 7.2.4 at 15 moves; the 30- and 60-move rules of 7.2.6 never bind first).
+// The counter limit of a position (plies): 10 where rule 7.2.8 applies, else 30 (7.2.5 and
+// 7.2.4 at 15 moves; the 30- and 60-move rules of 7.2.6 never bind first). The count of 7.2.7
+// runs from when a lone king came to the long diagonal, which is not part of a position: the
+// databases leave that rule to the search, which keeps its counter.
 int egdb_counter_limit(const Board *b);
 
 // ---- Files -------------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, char *err, siz
 
 // The positions from which q arises by one quiet move that stays in q's balance (a king move,
 // or a man's step that does not promote), legal there (no capture was due). Writes at most max
-// boards to out (keys not set); returns their count.
+// boards to out; returns their count.
 int egdb_unmoves(const Board *q, Board *out, int max);
 
 // Calls fn for every balance of exactly `pieces` pieces with at least one piece a side;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "egdb.h"
 #include "notation.h"
 #include "rules.h"
 #include "search.h"
@@ -161,6 +162,21 @@ MoveFormat engine_uci_format(const Engine *e);
 bool engine_set_hub_numbering(Engine *e, int64_t numbering);
 int64_t engine_hub_numbering(const Engine *e);
 MoveFormat engine_hub_format(const Engine *e);
+// Endgame databases: the folder they are loaded from ("" or "<empty>": none). On success err
+// may hold a warning (a file of the folder refused, the rest loaded); on failure the previous
+// databases are kept and err says why.
+bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen);
+void engine_egdb_path(const Engine *e, char *buf, size_t len);
+// Probe positions of at most this many pieces (0: never).
+bool engine_set_egdb_pieces(Engine *e, int64_t pieces);
+int64_t engine_egdb_pieces(const Engine *e);
+// Pieces of the largest complete set loaded (0: none).
+int engine_egdb_loaded(const Engine *e);
+
+// A score of the endgame databases' band as 1..99 (the larger, the more counter budget is
+// left), negative for a loss; 0 for any other score.
+int engine_egdb_score(Score s);
+
 // Accepts any value and changes nothing: options of other engines that clients send.
 bool engine_ignore_option(Engine *e, int64_t value);
 int64_t engine_no_value(const Engine *e);

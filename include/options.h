@@ -14,6 +14,7 @@ typedef enum OptionType {
     OPTION_COMBO,   // one of choices (the index is the value applied)
     OPTION_BUTTON,  // no value: applying it is the action
     OPTION_IGNORED, // another engine's option that clients send: accepted, changes nothing
+    OPTION_STRING,  // text (a path): apply_text and get_text
 } OptionType;
 
 typedef enum OptionDialect { OPTION_UCI, OPTION_HUB } OptionDialect;
@@ -29,6 +30,9 @@ typedef struct Option {
     int64_t (*get)(const Engine *e);
     const char *failure;      // printf format of a refusal of an in-range value (%lld: value)
     bool unlisted;            // accepted but not declared (another name of a listed option)
+    // OPTION_STRING: applies text (false with a reason in err, nothing changed) and reads it.
+    bool (*apply_text)(Engine *e, const char *text, char *err, size_t errlen);
+    void (*get_text)(const Engine *e, char *buf, size_t len);
 } Option;
 
 // Number of rows, and row i.
@@ -45,5 +49,8 @@ bool options_set(Engine *e, const Option *o, OptionDialect d, const char *text, 
 
 // The current (or default) value of o as text: "64", "true", "algebraic".
 void options_value_text(const Option *o, int64_t value, char *buf, size_t len);
+
+// The current value of o as text, for any type (a string option's text).
+void options_current_text(const Engine *e, const Option *o, char *buf, size_t len);
 
 #endif

@@ -9,7 +9,9 @@
 // Counters that move with the game, one value per ply.
 typedef struct DrawCounters {
     uint16_t reversible; // plies since the last man move or capture (7.2.3 window, 7.2.5)
-    uint16_t balance;    // plies since the last capture or promotion (7.2.4, 7.2.6-7.2.8)
+    uint16_t balance;    // plies since the last capture or promotion (7.2.4, 7.2.6, 7.2.8)
+    uint16_t diagonal;   // plies the ending of 7.2.7 has held: three pieces (a king among
+                         // them) against a lone king standing on the long diagonal a1-h8
 } DrawCounters;
 
 typedef enum GameResult {

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "board.h"
+#include "egdb.h"
 #include "rules.h"
 #include "timeman.h"
 #include "tt.h"
@@ -16,6 +17,12 @@ enum {
     SCORE_INF = 32000,
     SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
     SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
+    // A win the endgame databases know: SCORE_EGDB + 8 * (budget left) - ply, so that the
+    // search prefers the line with the most counter budget left (conversions first), which
+    // is the line that wins within the 7.2 counters; below every win found by search.
+    SCORE_EGDB = 30000,
+    SCORE_EGDB_MIN = SCORE_EGDB - MAX_PLY,
+    SCORE_EGDB_MAX = SCORE_EGDB + 8 * (EGDB_F_ANY + 1),
     MULTIPV_MAX = 64,
 };
 
@@ -40,6 +47,7 @@ typedef struct SearchReport {
     Score score;
     Bound bound;          // BOUND_EXACT, or a fail-high/low bound during an aspiration re-search
     uint64_t nodes;
+    uint64_t tbhits;      // endgame database probes that gave a value
     int64_t time_ms;
     int hashfull;
     int pvlen;
@@ -72,6 +80,8 @@ typedef struct SearchShared {
     DrawCounters root_counters;
     const Key *history;       // keys of the game's earlier positions, oldest first
     int history_len;
+    const Egdb *egdb;         // endgame databases (NULL: none)
+    int egdb_pieces;          // probe positions of at most this many pieces
     SearchInfoFn on_info;
     void *ctx;
     int thread_count;
@@ -105,6 +115,9 @@ void search_worker_reset_counts(SearchWorker *w);
 
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
+
+// Endgame database probes of worker w in the current search that gave a value.
+uint64_t search_worker_tbhits(const SearchWorker *w);
 
 // After every thread has stopped, called on the main thread: the best of the deepest completed
 // iterations replaces the main thread's result when a helper completed a deeper iteration with

@@ -103,6 +103,9 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
         fprintf(out, "error: out of memory\n");
         return 2;
     }
+    char why[ENGINE_ERR_MAX];
+    // The signature is the search's alone: no endgame databases, wherever they are installed.
+    engine_set_egdb_path(e, "", why, sizeof why);
     if (!engine_set_hash(e, hash_mb) || !engine_set_threads(e, threads)) {
         engine_free(e);
         fprintf(out, "error: cannot set hash %d MB and %d threads\n", hash_mb, threads);

@@ -181,20 +181,17 @@ bool egdb_unindex(EgdbMaterial m, uint64_t idx, Board *b)
     for (int i = m.bk - 1; i >= 0; i--)
         bk |= 1u << nth_free(wm | bm | wk, pos[i]);
     Bitboard bw = 0, bb = 0, kings = 0;
-    for (Square s = 0; s < SQUARE_COUNT; s++) {
-        uint32_t bit = 1u << s;
-        if ((wm | wk) & bit)
-            bw |= g_square_bb[s];
-        if ((bm | bk) & bit)
-            bb |= g_square_bb[s];
-        if ((wk | bk) & bit)
-            kings |= g_square_bb[s];
-    }
+    for (uint32_t x = wm | wk; x; x &= x - 1)
+        bw |= g_square_bb[__builtin_ctz(x)];
+    for (uint32_t x = bm | bk; x; x &= x - 1)
+        bb |= g_square_bb[__builtin_ctz(x)];
+    for (uint32_t x = wk | bk; x; x &= x - 1)
+        kings |= g_square_bb[__builtin_ctz(x)];
     b->pieces[SIDE_WHITE] = bw;
     b->pieces[SIDE_BLACK] = bb;
     b->kings = kings;
     b->side = stm ? SIDE_BLACK : SIDE_WHITE;
-    b->key = 0; // not needed by the index, the move generator or the prober
+    b->key = board_compute_key(b);
     return true;
 }
 
@@ -206,7 +203,7 @@ void egdb_file_name(EgdbMaterial m, char *buf, size_t len)
 int egdb_counter_limit(const Board *b)
 {
     enum { SHORT = 10, LONG = 30 };
-    return rules_counter_draw(b, (DrawCounters){SHORT, SHORT}) != GAME_ONGOING ? SHORT : LONG;
+    return rules_counter_draw(b, (DrawCounters){SHORT, SHORT, 0}) != GAME_ONGOING ? SHORT : LONG;
 }
 
 // ---- Files ----------------------------------------------------------------------------------
@@ -567,6 +564,7 @@ int egdb_unmoves(const Board *q, Board *out, int max)
                 p->pieces[x] ^= at | from;
                 if (king)
                     p->kings ^= at | from;
+                p->key = board_compute_key(p);
                 if (!movegen_has_capture(p)) // else the move was not legal: a capture was due
                     n++;
                 if (!king)

@@ -37,6 +37,9 @@ struct Engine {
     int64_t move_overhead_ms;
     int move_style;                   // 0 uci, 1 algebraic, 2 numeric
     int hub_numbering;                // 0 b8, 1 a1
+    Egdb *egdb;                       // endgame databases (NULL: none)
+    char egdb_path[4096];
+    int egdb_pieces;                  // probe up to this many pieces
 };
 
 enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
@@ -70,6 +73,15 @@ Engine *engine_new(void)
         free(e);
         return NULL;
     }
+    // The databases at the default place (egdb/ beside the binary or under the data folder),
+    // with no option; a refused file is said on stderr, the protocol's stdout stays clean.
+    e->egdb_pieces = EGDB_PIECES_MAX;
+    char dir[4096], err[ENGINE_ERR_MAX];
+    if (engine_find_data("egdb", dir, sizeof dir) &&
+        !engine_set_egdb_path(e, dir, err, sizeof err))
+        fprintf(stderr, "damka: %s\n", err);
+    else if (err[0] && e->egdb)
+        fprintf(stderr, "damka: %s\n", err);
     return e;
 }
 
@@ -80,6 +92,7 @@ void engine_free(Engine *e)
     engine_stop(e);
     pool_destroy(&e->pool);
     tt_free(&e->tt);
+    egdb_close(e->egdb);
     free(e);
 }
 
@@ -90,7 +103,7 @@ void engine_new_game(Engine *e)
     pool_clear(&e->pool);
     board_start(&e->board);
     e->nkeys = 0;
-    e->counters = (DrawCounters){0, 0};
+    e->counters = (DrawCounters){0, 0, 0};
 }
 
 // Plays the moves on a scratch game; commits only if every move is legal.
@@ -99,7 +112,7 @@ static bool play_moves(Engine *e, const Board *start, const char *const *moves, 
 {
     Key *keys = e->scratch_keys;
     Board b = *start;
-    DrawCounters c = {0, 0};
+    DrawCounters c = {0, 0, 0};
     if (nmoves >= MAX_GAME_PLIES) {
         snprintf(err, errlen, "too many moves (at most %d)", MAX_GAME_PLIES - 1);
         return false;
@@ -231,6 +244,8 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     atomic_store(&sh->nodes_used, 0);
     sh->root = e->board;
     sh->root_counters = e->counters;
+    sh->egdb = e->egdb;
+    sh->egdb_pieces = e->egdb ? e->egdb_pieces : 0;
     sh->history = e->keys;
     sh->history_len = e->nkeys;
     sh->on_info = on_info;
@@ -387,6 +402,68 @@ bool engine_set_hub_numbering(Engine *e, int64_t numbering)
 int64_t engine_hub_numbering(const Engine *e) { return e->hub_numbering; }
 
 MoveFormat engine_hub_format(const Engine *e) { return HUB_FORMATS[e->hub_numbering]; }
+
+bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    engine_stop(e);
+    if (!path[0] || strcmp(path, "<empty>") == 0) {
+        egdb_close(e->egdb);
+        e->egdb = NULL;
+        e->egdb_path[0] = '\0';
+        return true;
+    }
+    char *log = NULL;
+    size_t loglen = 0;
+    FILE *f = open_memstream(&log, &loglen);
+    char why[ENGINE_ERR_MAX];
+    Egdb *db = egdb_open(path, EGDB_PIECES_MAX, f, why, sizeof why);
+    if (f)
+        fclose(f);
+    if (!db) {
+        snprintf(err, errlen, "EGDBPath: %s; keeping %s", why,
+                 e->egdb_path[0] ? e->egdb_path : "none");
+        free(log);
+        return false;
+    }
+    if (log && log[0]) { // the first file refused, on one line
+        char *nl = strchr(log, '\n');
+        if (nl)
+            *nl = '\0';
+        snprintf(err, errlen, "%s", log);
+    }
+    free(log);
+    egdb_close(e->egdb);
+    e->egdb = db;
+    snprintf(e->egdb_path, sizeof e->egdb_path, "%s", path);
+    return true;
+}
+
+void engine_egdb_path(const Engine *e, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", e->egdb_path[0] ? e->egdb_path : "<empty>");
+}
+
+bool engine_set_egdb_pieces(Engine *e, int64_t pieces)
+{
+    if (pieces < 0 || pieces > EGDB_PIECES_MAX)
+        return false;
+    e->egdb_pieces = (int)pieces;
+    return true;
+}
+
+int64_t engine_egdb_pieces(const Engine *e) { return e->egdb_pieces; }
+
+int engine_egdb_loaded(const Engine *e) { return egdb_max_pieces(e->egdb); }
+
+int engine_egdb_score(Score s)
+{
+    int a = s < 0 ? -s : s;
+    if (a < SCORE_EGDB_MIN || a >= SCORE_WIN_MIN)
+        return 0;
+    int x = 1 + (a - SCORE_EGDB_MIN) * 98 / (SCORE_EGDB_MAX - SCORE_EGDB_MIN);
+    return s < 0 ? -x : x;
+}
 
 bool engine_ignore_option(Engine *e, int64_t value)
 {

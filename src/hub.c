@@ -14,6 +14,7 @@ enum {
     // Scan's score scale, in centi-men: a win found by search is 100 men minus the distance
     // in plies / 100 (99.xx), a database win 89.xx, and evaluations stay below both.
     HUB_SEARCH_WIN = 10000,
+    HUB_DB_WIN = 8900,
     HUB_EVAL_MAX = 8000,
 };
 
@@ -125,6 +126,11 @@ static void hub_hello(Proto *p)
         char value[OPTION_TEXT_MAX], line[PROTO_LINE_MAX];
         if (!name || o->unlisted || o->type == OPTION_IGNORED || o->type == OPTION_BUTTON)
             continue;
+        if (o->type == OPTION_STRING) {
+            options_current_text(p->engine, o, line, sizeof line);
+            proto_write(p, "param name=%s value=\"%s\" type=string", name, line);
+            continue;
+        }
         options_value_text(o, o->get(p->engine), value, sizeof value);
         if (o->type == OPTION_SPIN) {
             proto_write(p, "param name=%s value=%s type=int min=%lld max=%lld", name, value,
@@ -157,8 +163,9 @@ static void hub_set_param(Proto *p, const HubArgs *a)
         return;
     }
     proto_stop_search(p);
-    if (!options_set(p->engine, o, OPTION_HUB, value, err, sizeof err))
-        proto_error(p, "%s", err);
+    err[0] = '\0';
+    if (!options_set(p->engine, o, OPTION_HUB, value, err, sizeof err) || err[0])
+        proto_error(p, "%s", err); // a failure, or a warning of an option that was applied
 }
 
 static void hub_pos(Proto *p, const HubArgs *a)
@@ -231,11 +238,13 @@ static bool parse_level(Proto *p, const HubArgs *a, EngineGo *out)
 // A score on Scan's scale, in centi-men.
 static int hub_score(Score s)
 {
-    int plies = engine_win_plies(s);
+    int plies = engine_win_plies(s), db = engine_egdb_score(s);
     if (plies > 0)
         return HUB_SEARCH_WIN - plies;
     if (plies < 0)
         return -HUB_SEARCH_WIN - plies;
+    if (db) // a database win: 89.01 .. 89.99
+        return db > 0 ? HUB_DB_WIN + db : -HUB_DB_WIN + db;
     return s > HUB_EVAL_MAX ? HUB_EVAL_MAX : s < -HUB_EVAL_MAX ? -HUB_EVAL_MAX : s;
 }
 

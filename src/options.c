@@ -10,40 +10,50 @@
 #include "tt.h"
 
 // A new option is one row. Scan's Hub names that lidraughts-bot sends by default are rows too:
-// tt-size with Scan's meaning (log2 of the entries), the rest accepted and ignored until the
-// feature exists (bb-size: endgame databases; book, book-ply, book-margin: an opening book).
+// tt-size with Scan's meaning (log2 of the entries), bb-size as the largest number of pieces
+// probed in the endgame databases, and book, book-ply, book-margin, initial-time accepted and
+// ignored until Damka has an opening book.
+#define IGNORED(hub)                                                                              \
+    {.name = {NULL, hub}, .type = OPTION_IGNORED, .apply = engine_ignore_option,                  \
+     .get = engine_no_value}
 static const Option OPTIONS[] = {
-    {{"Hash", "hash"}, OPTION_SPIN, TT_MB_MIN, TT_MB_MAX, ENGINE_HASH_DEFAULT, {NULL},
-     engine_set_hash, engine_hash, "cannot allocate %lld MB of hash", false},
-    {{"Threads", "threads"}, OPTION_SPIN, 1, ENGINE_THREADS_MAX, 1, {NULL}, engine_set_threads,
-     engine_threads, "cannot start %lld threads", false},
-    {{"MultiPV", NULL}, OPTION_SPIN, 1, ENGINE_MULTIPV_MAX, 1, {NULL}, engine_set_multipv,
-     engine_multipv, NULL, false},
-    {{"Ponder", "ponder"}, OPTION_CHECK, 0, 1, 0, {NULL}, engine_set_ponder, engine_ponder, NULL, false},
-    {{"Move Overhead", NULL}, OPTION_SPIN, 0, ENGINE_OVERHEAD_MAX, ENGINE_OVERHEAD_DEFAULT, {NULL},
-     engine_set_move_overhead, engine_move_overhead, NULL, false},
-    {{"Clear Hash", NULL}, OPTION_BUTTON, 0, 0, 0, {NULL}, engine_clear_hash, engine_no_value,
-     NULL, false},
-    {{"UCI_Variant", "variant"}, OPTION_COMBO, 0, 0, 0, {"russian", NULL}, engine_ignore_option,
-     engine_no_value, NULL, false},
-    {{"UCI_AnalyseMode", NULL}, OPTION_CHECK, 0, 1, 0, {NULL}, engine_set_analyse_mode,
-     engine_analyse_mode, NULL, false},
-    {{"MoveFormat", NULL}, OPTION_COMBO, 0, 2, 0, {"uci", "algebraic", "numeric", NULL},
-     engine_set_move_style, engine_move_style, NULL, false},
-    {{NULL, "square-numbering"}, OPTION_COMBO, 0, 1, 0, {"b8", "a1", NULL},
-     engine_set_hub_numbering, engine_hub_numbering, NULL, false},
-    {{NULL, "tt-size"}, OPTION_SPIN, 16, 32, 22, {NULL}, engine_set_hash_log2, engine_hash_log2,
-     "cannot allocate 2^%lld entries", true},
-    {{NULL, "bb-size"}, OPTION_IGNORED, 0, 0, 0, {NULL}, engine_ignore_option, engine_no_value,
-     NULL, false},
-    {{NULL, "book"}, OPTION_IGNORED, 0, 0, 0, {NULL}, engine_ignore_option, engine_no_value, NULL, false},
-    {{NULL, "book-ply"}, OPTION_IGNORED, 0, 0, 0, {NULL}, engine_ignore_option, engine_no_value,
-     NULL, false},
-    {{NULL, "book-margin"}, OPTION_IGNORED, 0, 0, 0, {NULL}, engine_ignore_option, engine_no_value,
-     NULL, false},
-    {{NULL, "initial-time"}, OPTION_IGNORED, 0, 0, 0, {NULL}, engine_ignore_option,
-     engine_no_value, NULL, false},
+    {.name = {"Hash", "hash"}, .type = OPTION_SPIN, .min = TT_MB_MIN, .max = TT_MB_MAX,
+     .def = ENGINE_HASH_DEFAULT, .apply = engine_set_hash, .get = engine_hash,
+     .failure = "cannot allocate %lld MB of hash"},
+    {.name = {"Threads", "threads"}, .type = OPTION_SPIN, .min = 1, .max = ENGINE_THREADS_MAX,
+     .def = 1, .apply = engine_set_threads, .get = engine_threads,
+     .failure = "cannot start %lld threads"},
+    {.name = {"MultiPV", NULL}, .type = OPTION_SPIN, .min = 1, .max = ENGINE_MULTIPV_MAX,
+     .def = 1, .apply = engine_set_multipv, .get = engine_multipv},
+    {.name = {"Ponder", "ponder"}, .type = OPTION_CHECK, .max = 1, .apply = engine_set_ponder,
+     .get = engine_ponder},
+    {.name = {"Move Overhead", NULL}, .type = OPTION_SPIN, .max = ENGINE_OVERHEAD_MAX,
+     .def = ENGINE_OVERHEAD_DEFAULT, .apply = engine_set_move_overhead,
+     .get = engine_move_overhead},
+    {.name = {"Clear Hash", NULL}, .type = OPTION_BUTTON, .apply = engine_clear_hash,
+     .get = engine_no_value},
+    {.name = {"UCI_Variant", "variant"}, .type = OPTION_COMBO, .choices = {"russian"},
+     .apply = engine_ignore_option, .get = engine_no_value},
+    {.name = {"UCI_AnalyseMode", NULL}, .type = OPTION_CHECK, .max = 1,
+     .apply = engine_set_analyse_mode, .get = engine_analyse_mode},
+    {.name = {"MoveFormat", NULL}, .type = OPTION_COMBO, .max = 2,
+     .choices = {"uci", "algebraic", "numeric"}, .apply = engine_set_move_style,
+     .get = engine_move_style},
+    {.name = {"EGDBPath", "egdb-path"}, .type = OPTION_STRING, .apply_text = engine_set_egdb_path,
+     .get_text = engine_egdb_path},
+    {.name = {NULL, "square-numbering"}, .type = OPTION_COMBO, .max = 1, .choices = {"b8", "a1"},
+     .apply = engine_set_hub_numbering, .get = engine_hub_numbering},
+    {.name = {NULL, "tt-size"}, .type = OPTION_SPIN, .min = 16, .max = 32, .def = 22,
+     .apply = engine_set_hash_log2, .get = engine_hash_log2,
+     .failure = "cannot allocate 2^%lld entries", .unlisted = true},
+    {.name = {NULL, "bb-size"}, .type = OPTION_SPIN, .min = 0, .max = EGDB_PIECES_MAX,
+     .def = EGDB_PIECES_MAX, .apply = engine_set_egdb_pieces, .get = engine_egdb_pieces},
+    IGNORED("book"),
+    IGNORED("book-ply"),
+    IGNORED("book-margin"),
+    IGNORED("initial-time"),
 };
+#undef IGNORED
 
 int options_count(void) { return (int)(sizeof OPTIONS / sizeof OPTIONS[0]); }
 
@@ -69,11 +79,19 @@ void options_value_text(const Option *o, int64_t value, char *buf, size_t len)
         snprintf(buf, len, "%lld", (long long)value);
 }
 
+void options_current_text(const Engine *e, const Option *o, char *buf, size_t len)
+{
+    if (o->type == OPTION_STRING)
+        o->get_text(e, buf, len);
+    else
+        options_value_text(o, o->get(e), buf, len);
+}
+
 // Reads text as a value of o; false with the reason in err.
 static bool parse_value(const Option *o, const char *name, const char *text, int64_t *out,
                         char *err, size_t errlen)
 {
-    if (o->type == OPTION_BUTTON || o->type == OPTION_IGNORED) {
+    if (o->type == OPTION_BUTTON || o->type == OPTION_IGNORED || o->type == OPTION_STRING) {
         *out = 0;
         return true;
     }
@@ -113,8 +131,11 @@ bool options_set(Engine *e, const Option *o, OptionDialect d, const char *text, 
 {
     const char *name = o->name[d] ? o->name[d] : "option";
     int64_t v;
+    if (o->type == OPTION_STRING)
+        return o->apply_text(e, text ? text : "", err, errlen);
     if (!parse_value(o, name, text, &v, err, errlen))
         return false;
+    err[0] = '\0'; // (parse_value may have begun a reason)
     if (o->apply(e, v))
         return true;
     char want[OPTION_TEXT_MAX], kept[OPTION_TEXT_MAX];

@@ -26,12 +26,37 @@ static Bitboard long_diagonal(void)
     return d;
 }
 
+// The ending of 7.2.7: three pieces with a king against a lone king on the long diagonal.
+static bool diagonal_ending(const Board *b)
+{
+    if (bb_count(b->pieces[0] | b->pieces[1]) != 4 || !b->kings)
+        return false;
+    for (int weak = 0; weak < 2; weak++) {
+        Bitboard w = b->pieces[weak], s = b->pieces[weak ^ 1];
+        if (bb_count(w) == 1 && (w & b->kings) && (w & long_diagonal()) && bb_count(s) == 3 &&
+            (s & b->kings))
+            return true;
+    }
+    return false;
+}
+
 DrawCounters rules_after_move(DrawCounters c, const Board *b, const Move *m)
 {
     bool man_moved = !(b->kings & g_square_bb[m->from]);
     bool capture = m->captured != 0, promotion = (m->flags & MOVE_PROMOTES) != 0;
     c.reversible = (man_moved || capture) ? 0 : (uint16_t)(c.reversible + 1);
     c.balance = (capture || promotion) ? 0 : (uint16_t)(c.balance + 1);
+    // 7.2.7 counts from when the lone king came to the long diagonal in that ending: it
+    // starts again whenever the ending arises anew (only 4-piece positions can be in it).
+    uint16_t diagonal = 0;
+    if (bb_count(b->pieces[0] | b->pieces[1]) - bb_count(m->captured) == 4) {
+        Board after = *b;
+        board_play_unkeyed(&after, m);
+        if (diagonal_ending(&after))
+            diagonal = !capture && !promotion && diagonal_ending(b) ? (uint16_t)(c.diagonal + 1)
+                                                                    : 0;
+    }
+    c.diagonal = diagonal;
     return c;
 }
 
@@ -55,7 +80,7 @@ GameResult rules_counter_draw(const Board *b, DrawCounters c)
             continue;
         if (n <= 2 && c.balance >= PLIES_SMALL)
             return GAME_DRAW_SMALL;
-        if (n == 3 && (b->pieces[weak] & long_diagonal()) && c.balance >= PLIES_DIAGONAL)
+        if (n == 3 && (b->pieces[weak] & long_diagonal()) && c.diagonal >= PLIES_DIAGONAL)
             return GAME_DRAW_DIAGONAL;
         if (kings[strong] >= 3 && c.balance >= PLIES_3K_VS_K)
             return GAME_DRAW_3K_VS_K;

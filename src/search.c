@@ -53,9 +53,11 @@ typedef struct RootMove {
 struct SearchWorker {
     int id;
     SearchShared *sh;
-    _Atomic uint64_t nodes;                   // local_nodes and seldepth as last published,
-    _Atomic int published_seldepth;           // for the other threads' reports
+    _Atomic uint64_t nodes;                   // local_nodes, seldepth and tbhits as last
+    _Atomic int published_seldepth;           // published, for the other threads' reports
+    _Atomic uint64_t published_tbhits;
     uint64_t local_nodes;
+    uint64_t tbhits;
     Depth seldepth;
     Depth root_depth;
     Depth completed;                          // deepest iteration this worker completed
@@ -74,6 +76,7 @@ struct SearchWorker {
     int nroots;
     int pv_index;                             // MultiPV line being searched
     RootMove roots[MAX_MOVES];
+    EgdbCache egdb_cache;                     // decompressed database blocks of this thread
 };
 
 // Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies
@@ -103,15 +106,16 @@ static int win_moves(Score s) { return s >= SCORE_WIN_MIN ? (SCORE_WIN - s + 1) 
 static inline bool is_score(Score s) { return s > -SCORE_INF && s < SCORE_INF; }
 #endif
 
-// Win and loss scores are stored relative to the node, not the root.
+// Win and loss scores (search and database ones) are stored relative to the node, not the
+// root.
 static Score score_to_tt(Score s, int ply)
 {
-    return s >= SCORE_WIN_MIN ? s + ply : s <= -SCORE_WIN_MIN ? s - ply : s;
+    return s >= SCORE_EGDB_MIN ? s + ply : s <= -SCORE_EGDB_MIN ? s - ply : s;
 }
 
 static Score score_from_tt(Score s, int ply)
 {
-    return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s;
+    return s >= SCORE_EGDB_MIN ? s - ply : s <= -SCORE_EGDB_MIN ? s + ply : s;
 }
 
 SearchWorker *search_worker_new(int id)
@@ -137,18 +141,52 @@ static void publish(SearchWorker *w)
 {
     atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
     atomic_store_explicit(&w->published_seldepth, w->seldepth, memory_order_relaxed);
+    atomic_store_explicit(&w->published_tbhits, w->tbhits, memory_order_relaxed);
 }
 
 void search_worker_reset_counts(SearchWorker *w)
 {
     w->local_nodes = 0;
     w->seldepth = 0;
+    w->tbhits = 0;
     publish(w);
 }
 
 uint64_t search_worker_nodes(const SearchWorker *w)
 {
     return atomic_load_explicit(&w->nodes, memory_order_relaxed);
+}
+
+uint64_t search_worker_tbhits(const SearchWorker *w)
+{
+    return atomic_load_explicit(&w->published_tbhits, memory_order_relaxed);
+}
+
+static uint64_t total_tbhits(const SearchShared *sh)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < sh->thread_count; i++)
+        n += search_worker_tbhits(sh->workers[i]);
+    return n;
+}
+
+// The endgame databases' score of a quiet position b at ply, under the game's counter (a
+// value past its budget is a draw), or false when b is not in them.
+static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
+{
+    const SearchShared *sh = w->sh;
+    if (!sh->egdb || __builtin_popcountll(b->pieces[0] | b->pieces[1]) > sh->egdb_pieces)
+        return false;
+    int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
+    if (v < 0)
+        return false;
+    w->tbhits++;
+    int left = egdb_budget(v) - w->counters[ply].balance;
+    if ((!egdb_is_win(v) && !egdb_is_loss(v)) || left < 0)
+        *score = 0;
+    else
+        *score = egdb_is_win(v) ? SCORE_EGDB + 8 * left - ply : -(SCORE_EGDB + 8 * left - ply);
+    return true;
 }
 
 // Nodes of all threads: exact in a node-limited search, else as last published.
@@ -254,6 +292,8 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
 
     bool capture = movegen_has_capture(b);
     Score best = -SCORE_INF;
+    if (!capture && probe_egdb(w, b, ply, &best))
+        return best; // once the captures have resolved, the databases know the rest
     if (!capture) {
         best = eval_evaluate(b);
         if (best >= beta || qply > 0 || !movegen_opponent_has_capture(b))
@@ -326,17 +366,24 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
             return tt.score;
     }
 
-    // Step 3. Moves; none means the side to move has lost.
+    // Step 3. Endgame databases: a quiet position of few enough pieces has its exact value
+    // (under the game's counters). Positions with a capture pending are searched on.
+    Score db;
+    if (w->sh->egdb && __builtin_popcountll(b->pieces[0] | b->pieces[1]) <= w->sh->egdb_pieces &&
+        !movegen_has_capture(b) && probe_egdb(w, b, ply, &db))
+        return db;
+
+    // Step 4. Moves; none means the side to move has lost.
     MoveList list;
     int n = movegen_all(b, &list);
     if (n == 0)
         return -SCORE_WIN + ply;
 
-    // Step 4. Extension: a single legal reply (often a forced capture) costs no depth.
+    // Step 5. Extension: a single legal reply (often a forced capture) costs no depth.
     if (n == 1 && ply < 2 * w->root_depth)
         depth++;
 
-    // Step 5. Static score. Only a quiet position (no capture for the side to move) has one;
+    // Step 6. Static score. Only a quiet position (no capture for the side to move) has one;
     // a pending capture for the opponent (a threat) disables the pruning below.
     bool quiet = !list.moves[0].captured;
     Score ev = EVAL_NONE;
@@ -348,18 +395,18 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     bool prunable = quiet && !pv_node && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN &&
                     !movegen_opponent_has_capture(b); // the threat test last: it costs most
 
-    // Step 6. Reverse futility: far above beta at low depth, in a quiet position without a
+    // Step 7. Reverse futility: far above beta at low depth, in a quiet position without a
     // threat, a fail high is taken on the static score. Not a null move: zugzwang is common in
     // draughts, but a margin per ply of depth covers it in quiet positions.
     if (prunable && depth <= RFP_MAX_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta)
         return ev;
 
-    // Step 7. Without a TT move a deep node is searched one ply shallower (internal iterative
+    // Step 8. Without a TT move a deep node is searched one ply shallower (internal iterative
     // reduction): its next visit finds a move to try first.
     if (depth >= IIR_MIN_DEPTH && !(tt_hit && tt.move))
         depth--;
 
-    // Step 8. Search the moves, best-ordered first.
+    // Step 9. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
     movepick_score(&w->mh, b, &list, tt_hit ? tt.move : 0, ply, scores);
     Score best = -SCORE_INF, orig_alpha = alpha;
@@ -437,7 +484,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         }
     }
 
-    // Step 9. Store.
+    // Step 10. Store.
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, b->key, has_best ? movepick_code(&best_move) : 0,
              score_to_tt(best, ply), ev, depth, bound);
@@ -579,6 +626,7 @@ static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int li
                       .score = root_score(rm),
                       .bound = bound,
                       .nodes = total_nodes(sh),
+                      .tbhits = total_tbhits(sh),
                       .time_ms = elapsed_ms(sh),
                       .hashfull = tt_hashfull(sh->tt),
                       .pvlen = rm->pvlen};

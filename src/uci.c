@@ -35,6 +35,10 @@ static void uci_hello(Proto *p)
             proto_write(p, "%s", line);
             break;
         }
+        case OPTION_STRING:
+            options_current_text(p->engine, o, line, sizeof line);
+            proto_write(p, "option name %s type string default %s", name, line);
+            break;
         default:
             proto_write(p, "option name %s type button", name);
             break;
@@ -55,7 +59,7 @@ static void join(char **tok, int from, int to, char *buf, size_t len)
 // `setoption name <id...> [value <x...>]`: the name and the value may contain spaces.
 static void uci_setoption(Proto *p, char **tok, int n)
 {
-    char name[128], value[128], err[ENGINE_ERR_MAX];
+    char name[128], value[4096], err[ENGINE_ERR_MAX];
     if (n < 3 || strcmp(tok[1], "name") != 0) {
         proto_error(p, "setoption needs: setoption name <id> [value <x>]");
         return;
@@ -71,8 +75,9 @@ static void uci_setoption(Proto *p, char **tok, int n)
         return;
     }
     proto_stop_search(p);
-    if (!options_set(p->engine, o, OPTION_UCI, i < n ? value : NULL, err, sizeof err))
-        proto_error(p, "%s", err);
+    err[0] = '\0';
+    if (!options_set(p->engine, o, OPTION_UCI, i < n ? value : NULL, err, sizeof err) || err[0])
+        proto_error(p, "%s", err); // a failure, or a warning of an option that was applied
 }
 
 // `position startpos|fen <FEN> [moves m1 m2 ...]`, all or nothing.
@@ -119,13 +124,13 @@ static void uci_info(void *ctx, const EngineInfo *r)
     proto_moves_text(r->pv, r->pvlen, engine_uci_format(p->engine), pv, sizeof pv);
     snprintf(line, sizeof line,
              "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d "
-             "time %lld pv %s",
+             "tbhits %llu time %lld pv %s",
              r->depth, r->seldepth, r->multipv, score,
              r->bound == BOUND_LOWER   ? " lowerbound"
              : r->bound == BOUND_UPPER ? " upperbound"
                                        : "",
              (unsigned long long)r->nodes, (unsigned long long)proto_nps(r), r->hashfull,
-             (long long)r->time_ms, pv);
+             (unsigned long long)r->tbhits, (long long)r->time_ms, pv);
     proto_write(p, "%s", line);
 }
 

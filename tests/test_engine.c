@@ -27,7 +27,7 @@ static GameResult shuffle_kings(const char *fen, const char *const *cycle, int n
     Board b;
     test_fen(fen, &b);
     static Key keys[4096];
-    DrawCounters c = {0, 0};
+    DrawCounters c = {0, 0, 0};
     int n = 0;
     for (int i = 0; i < plies; i++) {
         GameResult r = rules_game_result(&b, c, keys, n);
@@ -64,7 +64,7 @@ START_TEST(rule_7_2_5_fifteen_moves_kings_only)
     // Eight kings (too many pieces for 7.2.6): only the kings-only count of 7.2.5 applies.
     Board b;
     test_fen("W:WK29,K30,K31,K32:BK1,K2,K3,K4", &b);
-    DrawCounters c = {29, 29};
+    DrawCounters c = {29, 29, 0};
     ck_assert_int_eq(rules_counter_draw(&b, c), GAME_ONGOING);
     c.reversible = 30;
     ck_assert_int_eq(rules_counter_draw(&b, c), GAME_DRAW_KINGS_ONLY);
@@ -76,7 +76,7 @@ START_TEST(rule_7_2_5_fifteen_moves_kings_only)
     int man_moves = 0;
     for (int i = 0; i < list.count; i++)
         if (list.moves[i].from == 20) {
-            DrawCounters after = rules_after_move((DrawCounters){25, 25}, &m, &list.moves[i]);
+            DrawCounters after = rules_after_move((DrawCounters){25, 25, 0}, &m, &list.moves[i]);
             ck_assert_int_eq(after.reversible, 0);
             ck_assert_int_eq(after.balance, 26);
             man_moves++;
@@ -89,11 +89,11 @@ START_TEST(rule_7_2_4_three_kings_against_one)
 {
     Board b;
     test_fen("W:WK1,K2,K3:BK20", &b); // lone king off the long diagonal
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 29}), GAME_ONGOING);
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30}), GAME_DRAW_3K_VS_K);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 29, 0}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30, 0}), GAME_DRAW_3K_VS_K);
     // A capture or promotion resets the count.
     test_fen("W:WK1,K2,K3,K4:BK20", &b); // four kings too
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30}), GAME_DRAW_3K_VS_K);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 30, 0}), GAME_DRAW_3K_VS_K);
 }
 END_TEST
 
@@ -101,24 +101,53 @@ START_TEST(rule_7_2_6_balance_unchanged)
 {
     Board b;
     test_fen("W:WK1,K2,10:BK30,25", &b); // 5 pieces, both sides have kings
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 59}), GAME_ONGOING);
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 60}), GAME_DRAW_BALANCE);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 59, 0}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 60, 0}), GAME_DRAW_BALANCE);
     test_fen("W:WK1,K2,10,11:BK30,25,26", &b); // 7 pieces: 60 moves
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 119}), GAME_ONGOING);
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 120}), GAME_DRAW_BALANCE);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 119, 0}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 120, 0}), GAME_DRAW_BALANCE);
     test_fen("W:W5,10:BK30,25", &b); // White has no king: the rule does not apply
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 200}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 200, 0}), GAME_ONGOING);
 }
 END_TEST
+
+// Plays text on b, updating the counters.
+static DrawCounters play_counted(Board *b, DrawCounters c, const char *text)
+{
+    Move m;
+    char err[128];
+    ck_assert_msg(notation_parse_move(b, text, MOVE_FMT_ALG, &m, err, sizeof err), "%s: %s", text,
+                  err);
+    c = rules_after_move(c, b, &m);
+    board_play(b, &m);
+    return c;
+}
 
 START_TEST(rule_7_2_7_lone_king_on_long_diagonal)
 {
     Board b;
     test_fen("W:WK1,K2,K3:BK22", &b); // c3 is on a1-h8
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9}), GAME_ONGOING);
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_DIAGONAL);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9, 9}), GAME_ONGOING);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10, 10}), GAME_DRAW_DIAGONAL);
+    // The 5 moves count from when the lone king came to the diagonal, not from the capture
+    // that made the balance: a king that steps onto it late can still be caught there.
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 20, 0}), GAME_ONGOING);
     test_fen("W:WK1,10,11:BK22", &b); // a king and two men
-    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_DIAGONAL);
+    ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10, 10}), GAME_DRAW_DIAGONAL);
+    // The count starts when the lone king arrives, goes on while it stays, restarts when it
+    // leaves.
+    test_fen("B:WK30,K31,K32:BK20", &b); // kings c1 e1 g1 against h4
+    DrawCounters c = {0, 12, 0};
+    c = play_counted(&b, c, "h4-f6"); // onto a1-h8
+    ck_assert_int_eq(c.diagonal, 0);
+    ck_assert_int_eq(c.balance, 13);
+    c = play_counted(&b, c, "c1-d2");
+    ck_assert_int_eq(c.diagonal, 1);
+    c = play_counted(&b, c, "f6-g7"); // along it
+    ck_assert_int_eq(c.diagonal, 2);
+    c = play_counted(&b, c, "d2-c1");
+    c = play_counted(&b, c, "g7-f8"); // off it
+    ck_assert_int_eq(c.diagonal, 0);
 }
 END_TEST
 
@@ -128,8 +157,8 @@ START_TEST(rule_7_2_8_small_endings)
     for (int i = 0; i < 3; i++) {
         Board b;
         test_fen(fens[i], &b);
-        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9}), GAME_ONGOING);
-        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10}), GAME_DRAW_SMALL);
+        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 9, 0}), GAME_ONGOING);
+        ck_assert_int_eq(rules_counter_draw(&b, (DrawCounters){0, 10, 0}), GAME_DRAW_SMALL);
     }
 }
 END_TEST
@@ -138,7 +167,7 @@ START_TEST(rule_7_2_no_move_is_a_loss)
 {
     Board b;
     test_fen("W:W29:B22,25", &b);
-    ck_assert_int_eq(rules_game_result(&b, (DrawCounters){0, 0}, NULL, 0), GAME_LOSS);
+    ck_assert_int_eq(rules_game_result(&b, (DrawCounters){0, 0, 0}, NULL, 0), GAME_LOSS);
 }
 END_TEST
 
@@ -579,7 +608,7 @@ START_TEST(test_options_table)
         for (int k = 0; k < 2; k++)
             if (o->name[k])
                 ck_assert_ptr_eq(options_find((OptionDialect)k, o->name[k]), o);
-        if (o->type == OPTION_BUTTON || o->type == OPTION_IGNORED)
+        if (o->type == OPTION_BUTTON || o->type == OPTION_IGNORED || o->type == OPTION_STRING)
             continue;
         options_value_text(o, o->def, text, sizeof text);
         ck_assert_msg(options_set(e, o, d, text, err, sizeof err), "%s: %s", o->name[d], err);

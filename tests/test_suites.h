@@ -14,6 +14,7 @@ Suite *suite_engine(void);
 Suite *suite_match(void);
 Suite *suite_protocol(void);
 Suite *suite_gui(void);
+Suite *suite_egdb(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);

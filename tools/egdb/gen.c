@@ -28,6 +28,7 @@
 #include "board.h"
 #include "egdb.h"
 #include "engine.h"
+#include "notation.h"
 
 enum {
     UNKNOWN = 254,       // not decided yet (EGDB_NONE = 255 marks holes)
@@ -245,12 +246,99 @@ static _Atomic uint8_t *solve(EgdbMaterial m, int threads, uint64_t *wins, uint6
     return j.vals;
 }
 
-// ---- The run --------------------------------------------------------------------------------
-
 typedef struct Plan {
     EgdbMaterial list[512];
     int n;
 } Plan;
+
+// ---- Verifying ------------------------------------------------------------------------------
+
+// The value position p must have, from the values of its successors (the equations the
+// levels solve): returns it, or -1 for a position with a capture pending (not stored).
+static int expected(const Board *p)
+{
+    MoveList list;
+    int n = engine_moves_of(p, &list), limit = egdb_counter_limit(p);
+    if (n == 0)
+        return loss(EGDB_F_ANY);
+    if (list.moves[0].captured)
+        return -1;
+    int best_win = -1, worst_loss = 1 << 20;
+    bool all_won = true;
+    for (int i = 0; i < n; i++) {
+        Board q = *p;
+        board_play(&q, &list.moves[i]);
+        int v = value_of(&q);
+        bool reset = (list.moves[i].flags & MOVE_PROMOTES) != 0;
+        int g = reset || egdb_budget(v) == EGDB_F_ANY ? 1 << 20 : egdb_budget(v) - 1;
+        if (egdb_is_loss(v) && g > best_win)
+            best_win = g;
+        if (!egdb_is_win(v))
+            all_won = false;
+        else if (g < worst_loss)
+            worst_loss = g;
+    }
+    int cap = limit - 1;
+    if (best_win >= 0)
+        return win(best_win < cap ? best_win : cap);
+    if (all_won && worst_loss >= 0)
+        return loss(worst_loss < cap ? worst_loss : cap);
+    return EGDB_DRAW;
+}
+
+typedef struct Check {
+    Plan *plan;
+    _Atomic int next;                  // next balance to check
+    _Atomic uint64_t positions, errors;
+} Check;
+
+static void verify_balance(EgdbMaterial m, Check *c)
+{
+    _Atomic uint8_t *vals = g_values[m.wm][m.wk][m.bm][m.bk];
+    uint64_t n = egdb_slice_size(m);
+    for (uint64_t i = 0; i < n; i++) {
+        Board p;
+        if (!egdb_unindex(m, i, &p))
+            continue;
+        int want = expected(&p), have = atomic_load_explicit(&vals[i], memory_order_relaxed);
+        if (want < 0)
+            continue;
+        atomic_fetch_add(&c->positions, 1);
+        if (want != have && atomic_fetch_add(&c->errors, 1) < 10) {
+            char fen[FEN_MAX];
+            notation_fen(&p, fen, sizeof fen);
+            fprintf(stderr, "damka-egdb: %s has %d, its successors say %d\n", fen, have, want);
+        }
+    }
+}
+
+static void *verify_worker(void *arg)
+{
+    Check *c = arg;
+    for (int i; (i = atomic_fetch_add(&c->next, 1)) < c->plan->n;)
+        verify_balance(c->plan->list[i], c);
+    return NULL;
+}
+
+// Every stored value of every balance of the plan against its successors, on `threads` threads.
+static int verify(Plan *plan, int pieces, int threads)
+{
+    Check c = {.plan = plan};
+    pthread_t tid[THREADS_MAX];
+    int started = 0;
+    for (int i = 1; i < threads; i++)
+        if (pthread_create(&tid[started], NULL, verify_worker, &c) == 0)
+            started++;
+    verify_worker(&c);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    fprintf(stderr, "damka-egdb: verified %llu positions of up to %d pieces: %llu errors\n",
+            (unsigned long long)atomic_load(&c.positions), pieces,
+            (unsigned long long)atomic_load(&c.errors));
+    return atomic_load(&c.errors) ? 1 : 0;
+}
+
+// ---- The run --------------------------------------------------------------------------------
 
 static void add(EgdbMaterial m, void *ctx)
 {
@@ -261,16 +349,95 @@ static void add(EgdbMaterial m, void *ctx)
 
 static int men(EgdbMaterial m) { return m.wm + m.bm; }
 
+// `--probe FEN`: the value of a position, as the engine reads it from DIR.
+static int probe(const char *dir, const char *fen)
+{
+    char err[256];
+    Board b;
+    if (!notation_parse_fen(fen, &b, err, sizeof err)) {
+        fprintf(stderr, "damka-egdb: %s\n", err);
+        return 2;
+    }
+    Egdb *db = egdb_open(dir, EGDB_PIECES_MAX, stderr, err, sizeof err);
+    if (!db) {
+        fprintf(stderr, "damka-egdb: %s\n", err);
+        return 1;
+    }
+    static EgdbCache cache;
+    int v = egdb_probe(db, &b, &cache);
+    egdb_close(db);
+    if (v < 0)
+        printf("%s: not in the databases (or a capture is pending)\n", fen);
+    else if (egdb_is_win(v) || egdb_is_loss(v))
+        printf("%s: %s for the side to move while the counter is at most %d plies%s\n", fen,
+               egdb_is_win(v) ? "win" : "loss", egdb_budget(v),
+               egdb_budget(v) == EGDB_F_ANY ? " (no legal move)" : "");
+    else
+        printf("%s: draw\n", fen);
+    return 0;
+}
+
+// `--bench-probes N`: probes per second of random quiet positions of every loaded balance,
+// with a cold cache (each probe from another block) and a warm one (the same few blocks).
+static int bench_probes(const char *dir, long n)
+{
+    char err[256];
+    Egdb *db = egdb_open(dir, EGDB_PIECES_MAX, stderr, err, sizeof err);
+    if (!db) {
+        fprintf(stderr, "damka-egdb: %s\n", err);
+        return 1;
+    }
+    Plan plan = {.n = 0};
+    for (int p = 2; p <= egdb_max_pieces(db); p++)
+        egdb_each_balance(p, add, &plan);
+    Board *boards = malloc((size_t)n * sizeof *boards);
+    if (!boards)
+        return 1;
+    uint64_t state = 1;
+    long made = 0;
+    while (made < n) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        EgdbMaterial m = plan.list[(state >> 33) % (uint64_t)plan.n];
+        uint64_t idx = (state >> 11) % egdb_slice_size(m);
+        MoveList list;
+        if (egdb_unindex(m, idx, &boards[made]) && engine_moves_of(&boards[made], &list) > 0 &&
+            !list.moves[0].captured)
+            made++;
+    }
+    static EgdbCache cache;
+    long found = 0;
+    double t0 = now_s();
+    for (long i = 0; i < n; i++)
+        found += egdb_probe(db, &boards[i], &cache) >= 0;
+    double cold = now_s() - t0;
+    t0 = now_s();
+    for (long i = 0; i < n; i++)
+        found += egdb_probe(db, &boards[i % 16], &cache) >= 0;
+    double warm = now_s() - t0;
+    printf("%ld probes of random positions of up to %d pieces: %.0f probes/s with a cold cache "
+           "(%llu block reads), %.0f probes/s cached; %ld found\n",
+           n, egdb_max_pieces(db), (double)n / cold, (unsigned long long)cache.misses,
+           (double)n / warm, found);
+    free(boards);
+    egdb_close(db);
+    return 0;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
-                    "[--threads T (2)]\n",
+                    "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
+                    "Builds what is missing in DIR; --verify then checks every value against its "
+                    "successors; --probe prints a position's value.\n",
             EGDB_PIECES_MAX);
 }
 
 int main(int argc, char **argv)
 {
     int pieces = 5, threads = 2;
+    bool check = false;
+    const char *probe_fen = NULL;
+    long bench = 0;
     const char *dir = "egdb";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -281,6 +448,12 @@ int main(int argc, char **argv)
             threads = (int)strtol(v, &end, 10), i++;
         } else if (strcmp(argv[i], "--dir") == 0 && v) {
             dir = v, i++;
+        } else if (strcmp(argv[i], "--verify") == 0) {
+            check = true;
+        } else if (strcmp(argv[i], "--probe") == 0 && v) {
+            probe_fen = v, i++;
+        } else if (strcmp(argv[i], "--bench-probes") == 0 && v) {
+            bench = strtol(v, &end, 10), i++;
         } else {
             usage();
             return 2;
@@ -295,6 +468,10 @@ int main(int argc, char **argv)
         return 2;
     }
     engine_library_init();
+    if (probe_fen)
+        return probe(dir, probe_fen);
+    if (bench > 0)
+        return bench_probes(dir, bench);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "damka-egdb: cannot create %s\n", dir);
         return 1;
@@ -361,5 +538,5 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "damka-egdb: %d balances of up to %d pieces in %s, %.1f s\n", plan.n, pieces,
             dir, now_s() - t0);
-    return 0;
+    return check ? verify(&plan, pieces, threads) : 0;
 }

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+// Tests of the endgame databases: the set of up to 4 pieces that make test builds (and checks
+// value by value against the successors with damka-egdb --verify) is read here: its index,
+// probing against the generator's values, known theory, corrupt files, and the search with it.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "egdb.h"
+#include "engine.h"
+#include "movegen.h"
+#include "notation.h"
+#include "test_suites.h"
+
+static const char *egdb_dir(void)
+{
+    const char *d = getenv("EGDB_DIR");
+    ck_assert_msg(d != NULL, "EGDB_DIR is not set (run through make test)");
+    return d;
+}
+
+typedef struct Balances {
+    EgdbMaterial list[64];
+    int n;
+} Balances;
+
+static void add_balance(EgdbMaterial m, void *ctx)
+{
+    Balances *b = ctx;
+    b->list[b->n++] = m;
+}
+
+static Balances up_to_four(void)
+{
+    Balances b = {.n = 0};
+    for (int n = 2; n <= 4; n++)
+        egdb_each_balance(n, add_balance, &b);
+    return b;
+}
+
+START_TEST(test_egdb_index_round_trip)
+{
+    // Every index of every balance of up to 4 pieces that is a position maps back to itself.
+    Balances all = up_to_four();
+    ck_assert_int_eq(all.n, 41);
+    uint64_t state = 7, positions = 0;
+    for (int k = 0; k < all.n; k++) {
+        uint64_t n = egdb_slice_size(all.list[k]);
+        for (int t = 0; t < 3000; t++) {
+            uint64_t idx = test_rand(&state) % n, back;
+            Board b;
+            if (!egdb_unindex(all.list[k], idx, &b))
+                continue;
+            ck_assert(board_is_ok(&b));
+            ck_assert(egdb_index(&b, &back));
+            ck_assert_uint_eq(back, idx);
+            EgdbMaterial m = egdb_material_of(&b);
+            ck_assert(memcmp(&m, &all.list[k], sizeof m) == 0);
+            positions++;
+        }
+    }
+    ck_assert_uint_gt(positions, 40000);
+}
+END_TEST
+
+START_TEST(test_egdb_probe_matches_generator)
+{
+    // Probing returns the generator's value for random positions of every balance.
+    char err[256];
+    Egdb *db = egdb_open(egdb_dir(), 4, stderr, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    ck_assert_int_eq(egdb_count(db), 41);
+    ck_assert_int_eq(egdb_max_pieces(db), 4);
+    static EgdbCache cache;
+    Balances all = up_to_four();
+    uint64_t state = 11, probed = 0;
+    for (int k = 0; k < all.n; k++) {
+        EgdbMaterial m = all.list[k];
+        uint64_t n = egdb_slice_size(m);
+        uint8_t *values = malloc(n);
+        char name[64], path[4200];
+        egdb_file_name(m, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", egdb_dir(), name);
+        ck_assert_msg(egdb_read(path, m, values, err, sizeof err), "%s", err);
+        for (int t = 0; t < 400; t++) {
+            uint64_t idx = test_rand(&state) % n;
+            Board b;
+            if (!egdb_unindex(m, idx, &b) || movegen_has_capture(&b))
+                continue;
+            ck_assert_int_eq(egdb_probe(db, &b, &cache), values[idx]);
+            probed++;
+        }
+        free(values);
+    }
+    ck_assert_uint_gt(probed, 5000);
+    ck_assert_uint_gt(cache.hits + cache.misses, 5000);
+    egdb_close(db);
+}
+END_TEST
+
+// Known endings, each with the result theory gives it (for the side to move).
+static const struct {
+    const char *fen, *what;
+    int result; // 1 win, 0 draw, -1 loss
+} THEORY[] = {
+    {"W:WKc1:BKf8", "one king against one king, neither attacked: draw", 0},
+    {"B:WKc1:BKf8", "one king against one king, Black to move: draw", 0},
+    {"W:WKa1:BKh8", "kings at both ends of the long diagonal: the side to move must step into "
+                    "the other's capture: lost",
+     -1},
+    {"W:WKc1,Ke1:BKd8", "two kings against one: draw", 0},
+    {"B:WKc1,Ke1:BKd8", "two kings against one, the lone king to move: draw", 0},
+    {"W:WKc1,Ke1,Kg1:BKh8", "three kings against a lone king on the long diagonal: draw", 0},
+    {"B:WKc1,Ke1,Kg1:BKb2", "three kings against a lone king holding the long diagonal, it to "
+                            "move: draw",
+     0},
+    {"W:WKa1,Kc1,Ke1:BKf8", "Petrov's position (1827): three kings, one holding the long "
+                            "diagonal, catch the lone king within 15 moves",
+     1},
+    {"W:WKa1,Kb2,Kc3:BKh4", "three kings holding the long diagonal: a win within 15 moves", 1},
+    {"B:WKa1,Kb2,Kc3:BKh4", "the same with the lone king to move: lost within 15 moves", -1},
+    {"B:WKa1,Kb2,Kc3:BKe7", "three kings on the long diagonal, the lone king in the middle of "
+                            "the board: lost",
+     -1},
+};
+
+START_TEST(test_egdb_known_theory)
+{
+    char err[256];
+    Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    static EgdbCache cache;
+    Board b;
+    test_fen(THEORY[_i].fen, &b);
+    ck_assert(!movegen_has_capture(&b));
+    int v = egdb_probe(db, &b, &cache);
+    int got = egdb_is_win(v) ? 1 : egdb_is_loss(v) ? -1 : 0;
+    ck_assert_msg(got == THEORY[_i].result, "%s (%s): value %d", THEORY[_i].what, THEORY[_i].fen,
+                  v);
+    egdb_close(db);
+}
+END_TEST
+
+// Copies the database file of balance m from the test set into dir, damaged by `how`.
+static void damaged_copy(EgdbMaterial m, const char *dir, int how)
+{
+    char name[64], from[4200], to[4200];
+    egdb_file_name(m, name, sizeof name);
+    snprintf(from, sizeof from, "%s/%s", egdb_dir(), name);
+    snprintf(to, sizeof to, "%s/%s", dir, name);
+    FILE *f = fopen(from, "rb");
+    ck_assert(f != NULL);
+    static uint8_t buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    ck_assert_uint_gt(n, 200);
+    if (how == 1)
+        buf[n - 3] ^= 0x5A; // a data byte
+    else if (how == 2)
+        n -= 17;            // truncated
+    else if (how == 3)
+        buf[8] = 99;        // another version
+    f = fopen(to, "wb");
+    ck_assert(f != NULL);
+    ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+    fclose(f);
+}
+
+START_TEST(test_egdb_corrupt_file_refused)
+{
+    // A corrupt, truncated or wrong-version file is refused with one line; the engine loads
+    // the rest and plays on.
+    static const char *const why[] = {"", "corrupt", "truncated", "version"};
+    char dir[] = "/tmp/damka-egdb-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    EgdbMaterial bad = {0, 2, 0, 1};
+    static const EgdbMaterial two[] = {{1, 0, 1, 0}, {1, 0, 0, 1}, {0, 1, 1, 0}, {0, 1, 0, 1}};
+    for (int k = 0; k < 4; k++) // every balance of 2 pieces, intact
+        damaged_copy(two[k], dir, 0);
+    damaged_copy(bad, dir, _i + 1);
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert(engine_set_egdb_path(e, dir, err, sizeof err));
+    ck_assert_msg(strstr(err, why[_i + 1]) && strstr(err, "0m2k-0m1k") && !strchr(err, '\n'),
+                  "warning: '%s'", err);
+    ck_assert_int_eq(engine_egdb_loaded(e), 2); // the 2-piece set, not the 3-piece balance
+    // It still plays, from a position of the refused balance.
+    ck_assert(engine_set_position(e, "W:WKc1,Ke1:BKd8", NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go;
+    engine_go_depth(&go, 6);
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+    engine_wait(e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    // A folder with only that file is refused whole, and the previous databases are kept.
+    char only[] = "/tmp/damka-egdb-XXXXXX";
+    ck_assert(mkdtemp(only) != NULL);
+    damaged_copy(bad, only, _i + 1);
+    ck_assert(!engine_set_egdb_path(e, only, err, sizeof err));
+    ck_assert_msg(strstr(err, "no database file") != NULL, "%s", err);
+    ck_assert_int_eq(engine_egdb_loaded(e), 2);
+    engine_free(e);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, only);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+// The score of a depth-limited search of fen.
+static Score search_with_db(Engine *e, const char *fen, int depth)
+{
+    char err[ENGINE_ERR_MAX];
+    ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go;
+    engine_go_depth(&go, depth);
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+    engine_wait(e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    return r.score;
+}
+
+static void keep_info(void *ctx, const EngineInfo *info) { *(EngineInfo *)ctx = *info; }
+
+START_TEST(test_egdb_search_uses_it)
+{
+    // With the databases, three kings against one are scored as a database win at once, and
+    // info lines count the probes.
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    ck_assert_int_eq(engine_egdb_loaded(e), 4);
+    ck_assert(engine_set_position(e, "W:WKa1,Kb2,Kc3:BKh4", NULL, 0, MOVE_FMT_UCI, err,
+                                  sizeof err));
+    EngineGo go;
+    engine_go_depth(&go, 4);
+    static EngineInfo last;
+    ck_assert(engine_go(e, &go, keep_info, NULL, &last));
+    engine_wait(e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert_int_ge(r.score, SCORE_EGDB_MIN);
+    ck_assert_int_lt(r.score, SCORE_WIN_MIN);
+    ck_assert_uint_gt(last.tbhits, 0);
+    ck_assert_int_gt(engine_egdb_score(r.score), 0);
+    // A drawn ending scores 0, a lost one as a database loss.
+    ck_assert_int_eq(search_with_db(e, "W:WKc1,Ke1,Kg1:BKh8", 6), 0);
+    ck_assert_int_le(search_with_db(e, "B:WKa1,Kb2,Kc3:BKe7", 6), -SCORE_EGDB_MIN);
+    // Without them, the same search does not see the win at this depth.
+    ck_assert(engine_set_egdb_path(e, "", err, sizeof err));
+    ck_assert_int_lt(search_with_db(e, "W:WKa1,Kb2,Kc3:BKh4", 4), SCORE_EGDB_MIN);
+    engine_free(e);
+}
+END_TEST
+
+Suite *suite_egdb(void)
+{
+    Suite *s = suite_create("egdb");
+    TCase *tc = tcase_create("databases");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_egdb_index_round_trip);
+    tcase_add_test(tc, test_egdb_probe_matches_generator);
+    tcase_add_loop_test(tc, test_egdb_known_theory, 0, (int)(sizeof THEORY / sizeof THEORY[0]));
+    tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
+    tcase_add_test(tc, test_egdb_search_uses_it);
+    suite_add_tcase(s, tc);
+    return s;
+}
