@@ -423,10 +423,48 @@ static int bench_probes(const char *dir, long n)
     return 0;
 }
 
+// `--sample-wins N [--seed S]`: N random quiet positions of 3 or more pieces that the side to
+// move wins with the whole counter budget (a win from a fresh counter), spread over every loaded
+// balance, as FEN lines: the openings of the conversion test (tools/egdb_conversion.sh).
+static int sample_wins(const char *dir, long n, uint64_t seed)
+{
+    char err[256];
+    Egdb *db = egdb_open(dir, EGDB_PIECES_MAX, stderr, err, sizeof err);
+    if (!db) {
+        fprintf(stderr, "damka-egdb: %s\n", err);
+        return 1;
+    }
+    Plan plan = {.n = 0};
+    for (int p = 3; p <= egdb_max_pieces(db); p++)
+        egdb_each_balance(p, add, &plan);
+    static EgdbCache cache;
+    uint64_t state = seed * 2654435761ULL + 1;
+    for (long made = 0, tries = 0; made < n && tries < 1000 * n; tries++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        EgdbMaterial m = plan.list[made % plan.n]; // balances in turn
+        uint64_t idx = (state >> 11) % egdb_slice_size(m);
+        Board b;
+        MoveList list;
+        if (!egdb_unindex(m, idx, &b) || engine_moves_of(&b, &list) < 2 || list.moves[0].captured)
+            continue;
+        int v = egdb_probe(db, &b, &cache);
+        // A win that needs play: not won by the first capture, not from a move's reach.
+        if (!egdb_is_win(v) || egdb_budget(v) >= egdb_counter_limit(&b) - 3)
+            continue;
+        char fen[FEN_MAX];
+        notation_fen_algebraic(&b, fen, sizeof fen);
+        printf("%s\n", fen);
+        made++;
+    }
+    egdb_close(db);
+    return 0;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
                     "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
+                    "       [--sample-wins N [--seed S]]\n"
                     "Builds what is missing in DIR; --verify then checks every value against its "
                     "successors; --probe prints a position's value.\n",
             EGDB_PIECES_MAX);
@@ -437,7 +475,8 @@ int main(int argc, char **argv)
     int pieces = 5, threads = 2;
     bool check = false;
     const char *probe_fen = NULL;
-    long bench = 0;
+    long bench = 0, samples = 0;
+    uint64_t seed = 1;
     const char *dir = "egdb";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -454,6 +493,10 @@ int main(int argc, char **argv)
             probe_fen = v, i++;
         } else if (strcmp(argv[i], "--bench-probes") == 0 && v) {
             bench = strtol(v, &end, 10), i++;
+        } else if (strcmp(argv[i], "--sample-wins") == 0 && v) {
+            samples = strtol(v, &end, 10), i++;
+        } else if (strcmp(argv[i], "--seed") == 0 && v) {
+            seed = strtoull(v, &end, 10), i++;
         } else {
             usage();
             return 2;
@@ -472,6 +515,8 @@ int main(int argc, char **argv)
         return probe(dir, probe_fen);
     if (bench > 0)
         return bench_probes(dir, bench);
+    if (samples > 0)
+        return sample_wins(dir, samples, seed);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "damka-egdb: cannot create %s\n", dir);
         return 1;
