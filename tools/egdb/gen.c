@@ -424,8 +424,9 @@ static int bench_probes(const char *dir, long n)
 }
 
 // `--sample-wins N [--seed S]`: N random quiet positions of 3 or more pieces that the side to
-// move wins with the whole counter budget (a win from a fresh counter), spread over every loaded
-// balance, as FEN lines: the openings of the conversion test (tools/egdb_conversion.sh).
+// move wins from a fresh counter, at least ten plies from the first conversion, spread over
+// every loaded balance, as FEN lines: the openings of the conversion test
+// (tools/egdb_conversion.sh).
 static int sample_wins(const char *dir, long n, uint64_t seed)
 {
     char err[256];
@@ -448,8 +449,9 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
         if (!egdb_unindex(m, idx, &b) || engine_moves_of(&b, &list) < 2 || list.moves[0].captured)
             continue;
         int v = egdb_probe(db, &b, &cache);
-        // A win that needs play: not won by the first capture, not from a move's reach.
-        if (!egdb_is_win(v) || egdb_budget(v) >= egdb_counter_limit(&b) - 3)
+        // A win that needs play: at least ten plies before its first capture or promotion
+        // (the budget of a win k plies from it is the limit - 1 - k), so it must be found.
+        if (!egdb_is_win(v) || egdb_budget(v) > egdb_counter_limit(&b) - 11)
             continue;
         char fen[FEN_MAX];
         notation_fen_algebraic(&b, fen, sizeof fen);
