@@ -442,7 +442,7 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
     uint64_t state = seed * 2654435761ULL + 1;
     for (long made = 0, tries = 0; made < n && tries < 1000 * n; tries++) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        EgdbMaterial m = plan.list[made % plan.n]; // balances in turn
+        EgdbMaterial m = plan.list[tries % plan.n]; // balances in turn
         uint64_t idx = (state >> 11) % egdb_slice_size(m);
         Board b;
         MoveList list;
