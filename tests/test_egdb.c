@@ -249,6 +249,22 @@ START_TEST(test_egdb_search_uses_it)
     // A drawn ending scores 0, a lost one as a database loss.
     ck_assert_int_eq(search_with_db(e, "W:WKc1,Ke1,Kg1:BKh8", 6), 0);
     ck_assert_int_le(search_with_db(e, "B:WKa1,Kb2,Kc3:BKe7", 6), -SCORE_EGDB_MIN);
+    // The win is claimed only while the game's counter allows it: the same position after
+    // twelve quiet plies (no capture since) has used up more than its budget of 10.
+    static const char *const shuffle[] = {"c3-d2", "e7-d8", "d2-c3", "d8-c7", "c3-d2", "c7-d6",
+                                          "d2-c3", "d6-e7", "b2-a3", "e7-g5", "a3-b2", "g5-h4"};
+    ck_assert_msg(engine_set_position(e, "W:WKa1,Kb2,Kc3:BKe7", shuffle, 12, MOVE_FMT_ALG, err,
+                                      sizeof err),
+                  "%s", err);
+    Board target;
+    test_fen("W:WKa1,Kb2,Kc3:BKh4", &target);
+    ck_assert(board_equal(engine_board(e), &target));
+    ck_assert_int_eq(engine_game_result(e), GAME_ONGOING);
+    engine_go_depth(&go, 6);
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+    engine_wait(e);
+    engine_result(e, &r);
+    ck_assert_msg(r.score < SCORE_EGDB_MIN, "a database win claimed past its budget: %d", r.score);
     // Without them, the same search does not see the win at this depth.
     ck_assert(engine_set_egdb_path(e, "", err, sizeof err));
     ck_assert_int_lt(search_with_db(e, "W:WKa1,Kb2,Kc3:BKh4", 4), SCORE_EGDB_MIN);

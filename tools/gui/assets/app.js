@@ -301,6 +301,8 @@ function renderClocks() {
 // A score of the side to move as text for people: men, or a win in N moves.
 function scoreText(line) {
   if (line.mate) return line.score > 0 ? 'win in ' + line.score : 'loss in ' + (-line.score);
+  // Damka scores a win its endgame databases know at 29872..30248 centi-men.
+  if (Math.abs(line.score) >= 29800) return line.score > 0 ? 'database win' : 'database loss';
   const v = line.score / 100;
   return (v > 0 ? '+' : '') + v.toFixed(2);
 }
