@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "movepick.h"
+#include "search_worker.h"
 
 // The search's constants. "Match" means accepted by an SPRT match against the version before
 // (logs in bench/matches/, figures in bench/RESULTS.md); "first choice" means set by hand and
@@ -40,44 +41,6 @@ enum {
     EVAL_NONE = SCORE_INF + 1, // no static score (a capture is pending)
 };
 
-typedef struct RootMove {
-    Move move;
-    Score score;      // score of the last completed search of this move, -SCORE_INF if unknown
-    Score prev_score;
-    Bound bound;
-    Depth seldepth;
-    int pvlen;
-    Move pv[MAX_PLY];
-} RootMove;
-
-struct SearchWorker {
-    int id;
-    SearchShared *sh;
-    _Atomic uint64_t nodes;                   // local_nodes, seldepth and tbhits as last
-    _Atomic int published_seldepth;           // published, for the other threads' reports
-    _Atomic uint64_t published_tbhits;
-    uint64_t local_nodes;
-    uint64_t tbhits;
-    Depth seldepth;
-    Depth root_depth;
-    Depth completed;                          // deepest iteration this worker completed
-    RootMove completed_root;                  // its best move, score and PV
-    Move reported_move;                       // main thread: the last info line of line 1,
-    Score reported_score;                     // its score, depth (depth 0: none yet) and
-    Depth reported_depth;                     // node count
-    uint64_t reported_nodes;
-    int key_base;                             // index in keys of the root position
-    Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
-    DrawCounters counters[MAX_PLY + 2];
-    Score evals[MAX_PLY + 2];                 // static score along the path, EVAL_NONE if none
-    MoveHistory mh;                           // killers and history (movepick)
-    int pvlen[MAX_PLY + 1];
-    Move pv[MAX_PLY + 1][MAX_PLY];
-    int nroots;
-    int pv_index;                             // MultiPV line being searched
-    RootMove roots[MAX_MOVES];
-    EgdbCache egdb_cache;                     // decompressed database blocks of this thread
-};
 
 // Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies
 // (1.75 before; 1.5 won its match, 2026-11-29, lmr-divisor-1.5).
@@ -137,7 +100,7 @@ void search_worker_clear(SearchWorker *w)
 }
 
 // Makes this worker's node count and selective depth visible to the reporting thread.
-static void publish(SearchWorker *w)
+void search_publish(SearchWorker *w)
 {
     atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
     atomic_store_explicit(&w->published_seldepth, w->seldepth, memory_order_relaxed);
@@ -149,7 +112,7 @@ void search_worker_reset_counts(SearchWorker *w)
     w->local_nodes = 0;
     w->seldepth = 0;
     w->tbhits = 0;
-    publish(w);
+    search_publish(w);
 }
 
 uint64_t search_worker_nodes(const SearchWorker *w)
@@ -162,13 +125,6 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
     return atomic_load_explicit(&w->published_tbhits, memory_order_relaxed);
 }
 
-static uint64_t total_tbhits(const SearchShared *sh)
-{
-    uint64_t n = 0;
-    for (int i = 0; i < sh->thread_count; i++)
-        n += search_worker_tbhits(sh->workers[i]);
-    return n;
-}
 
 // The endgame databases' score of a quiet position b at ply, under the game's counter (a
 // value past its budget is a draw), or false when b is not in them.
@@ -189,27 +145,7 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     return true;
 }
 
-// Nodes of all threads: exact in a node-limited search, else as last published.
-static uint64_t total_nodes(const SearchShared *sh)
-{
-    if (sh->limits.nodes)
-        return atomic_load_explicit(&sh->nodes_used, memory_order_relaxed);
-    uint64_t n = 0;
-    for (int i = 0; i < sh->thread_count; i++)
-        n += search_worker_nodes(sh->workers[i]);
-    return n;
-}
 
-// Deepest ply any thread has reached in this search.
-static Depth max_seldepth(const SearchShared *sh)
-{
-    int d = 0;
-    for (int i = 0; i < sh->thread_count; i++) {
-        int s = atomic_load_explicit(&sh->workers[i]->published_seldepth, memory_order_relaxed);
-        d = s > d ? s : d;
-    }
-    return (Depth)d;
-}
 
 // The main thread always completes depth 1 (a few hundred nodes at most), so that even an
 // immediate stop returns a searched move. Helpers stop at once.
@@ -219,7 +155,7 @@ static bool stopped(const SearchWorker *w)
            atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-static int64_t elapsed_ms(const SearchShared *sh)
+int64_t search_elapsed_ms(const SearchShared *sh)
 {
     return timeman_now_ms() - atomic_load_explicit(&sh->start_ms, memory_order_relaxed);
 }
@@ -238,11 +174,11 @@ static void count_node(SearchWorker *w, int ply)
         atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
     if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
         return;
-    publish(w);
+    search_publish(w);
     if (w->id != 0)
         return;
     bool pondering = atomic_load_explicit(&sh->pondering, memory_order_relaxed);
-    if (timeman_out_of_time(&sh->budget, elapsed_ms(sh), pondering))
+    if (timeman_out_of_time(&sh->budget, search_elapsed_ms(sh), pondering))
         atomic_store(&sh->stop, true);
     // A helper has completed the last iteration asked for: its result will be reported.
     if (sh->limits.multipv <= 1 &&
@@ -519,8 +455,6 @@ static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, De
     return s;
 }
 
-static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound);
-
 // Searches the root moves from w->pv_index on; keeps each move's score and PV.
 static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
 {
@@ -558,7 +492,7 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
             // A new best move in the middle of an iteration is reported at once (after the
             // first half second, so that short searches do not flood the output).
             if (w->id == 0 && i > w->pv_index && s > alpha && s < beta &&
-                elapsed_ms(w->sh) >= REPORT_NEW_BEST_MS)
+                search_elapsed_ms(w->sh) >= REPORT_NEW_BEST_MS)
                 report_move(w, depth, rm, w->pv_index, BOUND_EXACT);
         } else {
             rm->score = -SCORE_INF; // not better than the lines above: sorted after them
@@ -587,62 +521,6 @@ static void sort_roots(SearchWorker *w, int from)
         }
         w->roots[j] = tmp;
     }
-}
-
-// A root move's score: its last search's, or the iteration before's while it has none.
-static Score root_score(const RootMove *rm)
-{
-    return rm->score == -SCORE_INF ? rm->prev_score : rm->score;
-}
-
-// Reports root move rm as MultiPV line `line` (0-based).
-#ifndef NDEBUG
-// True when every move of the PV is legal in turn from the root (checked in debug builds).
-static bool pv_is_legal(const Board *root, const RootMove *rm)
-{
-    Board b = *root;
-    for (int i = 0; i < rm->pvlen; i++) {
-        if (!movegen_is_legal(&b, &rm->pv[i]))
-            return false;
-        board_play(&b, &rm->pv[i]);
-    }
-    return true;
-}
-#endif
-
-static void report_move(SearchWorker *w, Depth depth, const RootMove *rm, int line, Bound bound)
-{
-    SearchShared *sh = w->sh;
-    if (!sh->on_info)
-        return;
-    assert(pv_is_legal(&sh->root, rm));
-    publish(w);
-    Depth seldepth = max_seldepth(sh); // all threads (this one's is published)
-    if (rm->seldepth > seldepth)
-        seldepth = rm->seldepth;
-    SearchReport r = {.depth = depth,
-                      .seldepth = seldepth > depth ? seldepth : depth,
-                      .multipv = line + 1,
-                      .score = root_score(rm),
-                      .bound = bound,
-                      .nodes = total_nodes(sh),
-                      .tbhits = total_tbhits(sh),
-                      .time_ms = elapsed_ms(sh),
-                      .hashfull = tt_hashfull(sh->tt),
-                      .pvlen = rm->pvlen};
-    memcpy(r.pv, rm->pv, (size_t)rm->pvlen * sizeof(Move));
-    sh->on_info(sh->ctx, &r);
-    if (line == 0) {
-        w->reported_move = rm->move;
-        w->reported_score = r.score;
-        w->reported_depth = depth;
-        w->reported_nodes = r.nodes;
-    }
-}
-
-static void report(SearchWorker *w, Depth depth, int line, Bound bound)
-{
-    report_move(w, depth, &w->roots[line], line, bound);
 }
 
 static void init_roots(SearchWorker *w)
@@ -698,12 +576,12 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
         if (s <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = s - delta > -SCORE_INF ? s - delta : -SCORE_INF;
-            if (is_main && elapsed_ms(w->sh) > REPORT_BOUND_MS)
-                report(w, depth, line, BOUND_UPPER);
+            if (is_main && search_elapsed_ms(w->sh) > REPORT_BOUND_MS)
+                report_line(w, depth, line, BOUND_UPPER);
         } else if (s >= beta) {
             beta = s + delta < SCORE_INF ? s + delta : SCORE_INF;
-            if (is_main && elapsed_ms(w->sh) > REPORT_BOUND_MS)
-                report(w, depth, line, BOUND_LOWER);
+            if (is_main && search_elapsed_ms(w->sh) > REPORT_BOUND_MS)
+                report_line(w, depth, line, BOUND_LOWER);
         } else {
             return true;
         }
@@ -715,28 +593,7 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
     }
 }
 
-// The last info line of a single-line search tells the move played, with its depth, score, PV
-// and the search's final node count: reported by the main thread w unless its last line
-// already says all that.
-static void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
-{
-    publish(w);
-    if (w->reported_depth != depth || !movepick_same(&rm->move, &w->reported_move) ||
-        w->reported_score != root_score(rm) || w->reported_nodes != total_nodes(w->sh))
-        report_move(w, depth, rm, 0, bound);
-}
 
-// The search's result: root move rm (its score, and the reply in its PV to ponder on).
-static void set_result(SearchShared *sh, const RootMove *rm, Depth depth)
-{
-    sh->best = rm->move;
-    sh->has_best = true;
-    sh->best_score = root_score(rm);
-    sh->best_depth = depth;
-    sh->has_ponder = rm->pvlen > 1;
-    if (sh->has_ponder)
-        sh->ponder = rm->pv[1];
-}
 
 static void finish_main(SearchWorker *w)
 {
@@ -749,8 +606,8 @@ static void finish_main(SearchWorker *w)
     const RootMove *rm = &w->roots[0];
     // A move or score other than the last completed iteration's comes from the unfinished one.
     bool from_completed = movepick_same(&rm->move, &w->completed_root.move) &&
-                          root_score(rm) == w->completed_root.score;
-    set_result(sh, rm, from_completed ? w->completed : w->root_depth);
+                          report_root_score(rm) == w->completed_root.score;
+    report_set_result(sh, rm, from_completed ? w->completed : w->root_depth);
     if (sh->limits.multipv <= 1)
         report_result(w, sh->best_depth, rm, from_completed ? BOUND_EXACT : rm->bound);
 }
@@ -810,10 +667,10 @@ void search_run(SearchWorker *w, SearchShared *sh)
         if (!is_main)
             continue;
         for (int line = 0; line < lines; line++)
-            report(w, d, line, BOUND_EXACT);
+            report_line(w, d, line, BOUND_EXACT);
 
         // Time, mate and single-move limits: timeman decides whether to go on.
-        IterationEnd it = {.elapsed_ms = elapsed_ms(sh),
+        IterationEnd it = {.elapsed_ms = search_elapsed_ms(sh),
                            .pondering = atomic_load(&sh->pondering),
                            .best_changed = !movepick_same(&last_best, &w->roots[0].move),
                            .score = w->roots[0].score,
@@ -824,30 +681,8 @@ void search_run(SearchWorker *w, SearchShared *sh)
         if (timeman_stop_after_iteration(&iters, &sh->budget, &it))
             break;
     }
-    publish(w);
+    search_publish(w);
     if (is_main)
         finish_main(w);
 }
 
-void search_choose_result(SearchShared *sh)
-{
-    if (!sh->has_best || sh->limits.multipv > 1)
-        return;
-    // Compared with the main thread's last completed iteration, even when its move comes
-    // from the unfinished one.
-    const SearchWorker *chosen = NULL;
-    Depth deepest = sh->workers[0]->completed;
-    Score score = sh->best_score;
-    for (int i = 1; i < sh->thread_count; i++) {
-        const SearchWorker *h = sh->workers[i];
-        if (h->completed > deepest && h->completed_root.score >= score) {
-            chosen = h;
-            deepest = h->completed;
-            score = h->completed_root.score;
-        }
-    }
-    if (!chosen)
-        return;
-    set_result(sh, &chosen->completed_root, deepest);
-    report_result(sh->workers[0], deepest, &chosen->completed_root, BOUND_EXACT);
-}

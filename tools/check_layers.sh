@@ -7,7 +7,7 @@
 #   (engine, notation, board, rules, types), the endgame databases' index and files (egdb:
 #   for the generator) and the tools' own headers.
 # Prints each violation; exits 1 if any.
-layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb|movepick timeman|search|pool|book|engine|options|protocol|bench|uci hub|main"
+layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb|movepick timeman|search_worker|search|report|pool|book|engine|options|protocol|bench|uci hub|main"
 tool_allowed="engine egdb notation board rules types"
 layer() {
     i=0
