@@ -37,6 +37,8 @@ typedef struct EngineResult {
     Score score;      // centi-men from the side to move's view; see engine_win_plies
     Depth depth;      // depth of the iteration the move comes from
     uint64_t nodes;   // all threads
+    int pvlen;        // the principal variation, starting with best
+    Move pv[MAX_PLY];
 } EngineResult;
 
 // A search's progress line: SearchReport (depth, seldepth, score, nodes, time, PV).

@@ -93,6 +93,8 @@ typedef struct SearchShared {
     bool has_ponder;
     Score best_score;
     Depth best_depth;
+    int best_pvlen;           // the principal variation of the move played
+    Move best_pv[MAX_PLY];
 } SearchShared;
 
 // Allocates a worker (64-byte aligned, owns its board, stacks, killers and history); NULL when

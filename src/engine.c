@@ -196,6 +196,8 @@ static void fill_result(const Engine *e, EngineResult *r)
     r->ponder = sh->ponder;
     r->score = sh->best_score;
     r->depth = sh->best_depth;
+    r->pvlen = sh->has_best ? sh->best_pvlen : 0;
+    memcpy(r->pv, sh->best_pv, (size_t)r->pvlen * sizeof(Move));
     for (int t = 0; t < sh->thread_count; t++)
         r->nodes += search_worker_nodes(sh->workers[t]);
 }

@@ -116,6 +116,8 @@ void report_set_result(SearchShared *sh, const RootMove *rm, Depth depth)
     sh->has_ponder = rm->pvlen > 1;
     if (sh->has_ponder)
         sh->ponder = rm->pv[1];
+    sh->best_pvlen = rm->pvlen;
+    memcpy(sh->best_pv, rm->pv, (size_t)rm->pvlen * sizeof(Move));
 }
 
 void search_choose_result(SearchShared *sh)

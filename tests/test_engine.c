@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "eval.h"
 #include "movegen.h"
+#include "movepick.h"
 #include "notation.h"
 #include "options.h"
 #include "rules.h"
@@ -508,6 +509,10 @@ START_TEST(test_smp_last_report_is_the_move_played)
         ck_assert_int_eq(last.depth, r.depth);
         ck_assert_int_eq(last.score, r.score);
         ck_assert_int_eq(r.has_ponder, last.pvlen > 1);
+        // The result's PV is the last line's.
+        ck_assert_int_eq(r.pvlen, last.pvlen);
+        for (int i = 0; i < r.pvlen; i++)
+            ck_assert(movepick_code(&r.pv[i]) == movepick_code(&last.pv[i]));
         if (r.has_ponder)
             ck_assert(last.pv[1].from == r.ponder.from && last.pv[1].to == r.ponder.to);
     }
