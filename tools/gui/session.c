@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Owns the GUI's session: the game (through the match runner's Game, so the rules are the
-// engine library's), the engine process and what it is searching, the clocks, the PDN library
-// and the live event stream. One mutex guards it all; the engine's reader thread and the HTTP
-// threads take it.
+// engine library's), the clocks, the PDN library, the state the page draws and the live event
+// stream. One mutex guards it all; the engine's reader thread (driver.c) and the HTTP threads
+// take it.
+#include "session.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,97 +12,11 @@
 #include <time.h>
 
 #include "engine.h"
-#include "gui.h"
-
-enum {
-    HANDSHAKE_MS = 10000,  // uci -> uciok and isready -> readyok
-    HANG_MARGIN_MS = 5000, // a search this much past its time is a hang: the engine restarts
-    STOP_WAIT_MS = 5000,   // a stopped search that sends no bestmove by then: a hang too
-    POLL_MS = 100,         // the reader thread wakes this often (clocks, watchdog)
-    QUEUE_MAX = 8,
-};
-
-typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE } SearchKind;
-
-// A search sent to the engine, waiting for its bestmove.
-typedef struct Pending {
-    SearchKind kind;
-    bool cancelled;        // its result is not wanted (its bestmove is dropped)
-    int64_t started_ms;
-    int64_t deadline_ms;   // past this the engine is hung (0: none, as in analysis)
-    int ply;               // the ply of the game it searches (its position's index)
-    Move ponder_move;      // SEARCH_PONDER: the reply it expects
-} Pending;
-
-// What an analysis line shows.
-typedef struct Line {
-    bool set;
-    int depth, multipv;
-    bool mate;
-    int score;             // cp or mate moves, side to move's view
-    uint64_t nodes, nps;
-    int64_t time_ms;
-    char pv[1024];         // algebraic, space separated
-    char from[3], to[3];   // the best move, for the arrow
-} Line;
-
-typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
-
-struct Session {
-    pthread_mutex_t mu;
-    pthread_cond_t changed;   // a new event
-    pthread_t reader;
-    bool quit;
-    // Engine.
-    char cmd[512];
-    Proc proc;
-    bool engine_up;
-    char engine_name[128];
-    char engine_status[160];  // what the page shows: crashed, restarted, ...
-    int restarts;
-    int ponderhits;           // pondered replies the player then played
-    Pending queue[QUEUE_MAX];
-    int nqueue;
-    int64_t stop_sent_ms;     // a stop is waiting for its bestmove (0: none)
-    // Options.
-    int hash_mb, threads, multipv;
-    // The game.
-    Game game;
-    int view;                 // plies shown (0..game.nplies)
-    int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
-    bool has_score[MATCH_GAME_PLIES_MAX + 1];
-    // Play.
-    PlaySide engine_side;     // who the engine plays
-    int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc
-    bool ponder;
-    bool clocked;             // clocks run (base + inc play)
-    int64_t clock_ms[2];
-    int64_t turn_start_ms;    // when the side to move's clock started
-    bool analysing;
-    Line lines[GUI_LINES_MAX];
-    // PDN library.
-    PdnGame *library;
-    int nlibrary;
-    // Events.
-    char *events[GUI_EVENTS];
-    uint64_t head;            // number of events so far
-    uint64_t version;         // bumped at every change: a page keeps the newest state it saw
-};
-
-static int64_t now_ms(void) { return proc_now_ms(); }
-
-static bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured;
-}
-
-static Side side_to_move(const Session *s);
-static void publish_state(Session *s);
 
 // ---- Events ---------------------------------------------------------------------------------
 
 // Adds an SSE frame (event name, JSON data). Called with the lock held.
-static void push_event(Session *s, const char *name, const char *json)
+void session_push_event(Session *s, const char *name, const char *json)
 {
     Buf b;
     buf_init(&b);
@@ -153,10 +69,12 @@ void session_event(Session *s, uint64_t *seq, Buf *out)
     pthread_mutex_unlock(&s->mu);
 }
 
+void session_clear_lines(Session *s) { memset(s->lines, 0, sizeof s->lines); }
+
 // ---- The game -------------------------------------------------------------------------------
 
 // The position after `ply` plies of the game, and the game cut there (counters, keys, result).
-static void game_at(const Session *s, int ply, Game *out)
+void session_game_at(const Session *s, int ply, Game *out)
 {
     game_start(out, &s->game.start);
     Adjudication none = {0};
@@ -164,172 +82,26 @@ static void game_at(const Session *s, int ply, Game *out)
         game_play(out, &s->game.moves[i], false, 0, &none);
 }
 
-static Side side_to_move(const Session *s)
+Side session_side_to_move(const Session *s)
 {
     Side side = s->game.start.side;
     return (s->view & 1) ? side_flip(side) : side;
 }
 
-static bool engine_moves_now(const Session *s)
+bool session_engine_moves(const Session *s)
 {
     if (s->engine_side == PLAY_NONE || s->game.outcome != OUT_NONE || s->view != s->game.nplies)
         return false;
-    Side us = side_to_move(s);
+    Side us = session_side_to_move(s);
     return s->engine_side == PLAY_BOTH || (s->engine_side == PLAY_WHITE) == (us == SIDE_WHITE);
 }
 
-// The moves of the game up to ply, as UCI text, into out.
-static void moves_text(const Session *s, int ply, Buf *out)
-{
-    for (int i = 0; i < ply; i++) {
-        char m[MOVE_TEXT_MAX];
-        notation_move(&s->game.moves[i], MOVE_FMT_UCI, m, sizeof m);
-        buf_printf(out, " %s", m);
-    }
-}
-
-// ---- The engine -----------------------------------------------------------------------------
-
-static void clear_lines(Session *s) { memset(s->lines, 0, sizeof s->lines); }
-
-// Starts the engine and does the handshake. Called with the lock held (the reader thread, or
-// at start before it runs).
-static bool engine_start(Session *s)
-{
-    char line[16384];
-    s->engine_up = false;
-    s->nqueue = 0;
-    s->stop_sent_ms = 0;
-    if (!proc_start(&s->proc, s->cmd, NULL)) {
-        snprintf(s->engine_status, sizeof s->engine_status, "cannot start %.100s", s->cmd);
-        return false;
-    }
-    proc_send(&s->proc, "uci");
-    int64_t deadline = now_ms() + HANDSHAKE_MS;
-    for (;;) {
-        if (proc_read_line(&s->proc, deadline, line, sizeof line) != REPLY_OK) {
-            snprintf(s->engine_status, sizeof s->engine_status, "no uciok from %.100s", s->cmd);
-            proc_stop(&s->proc, NULL);
-            return false;
-        }
-        if (strncmp(line, "id name ", 8) == 0)
-            snprintf(s->engine_name, sizeof s->engine_name, "%s", line + 8);
-        if (strcmp(line, "uciok") == 0)
-            break;
-    }
-    proc_send(&s->proc, "setoption name Hash value %d", s->hash_mb);
-    proc_send(&s->proc, "setoption name Threads value %d", s->threads);
-    proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
-    proc_send(&s->proc, "setoption name Ponder value %s", s->ponder ? "true" : "false");
-    proc_send(&s->proc, "isready");
-    if (proc_wait_for(&s->proc, "readyok", now_ms() + HANDSHAKE_MS, line, sizeof line) !=
-        REPLY_OK) {
-        snprintf(s->engine_status, sizeof s->engine_status, "no readyok from %.100s", s->cmd);
-        proc_stop(&s->proc, NULL);
-        return false;
-    }
-    s->engine_up = true;
-    return true;
-}
-
-// Sends `position` for the game at ply (with extra moves after it) and a `go`.
-static void send_go(Session *s, SearchKind kind, int ply, const Move *extra, const char *limits,
-                    int64_t budget_ms)
-{
-    if (!s->engine_up || s->nqueue == QUEUE_MAX)
-        return;
-    Buf b;
-    buf_init(&b);
-    char fen[FEN_MAX];
-    notation_fen(&s->game.start, fen, sizeof fen);
-    buf_printf(&b, "position fen %s moves", fen);
-    moves_text(s, ply, &b);
-    if (extra) {
-        char m[MOVE_TEXT_MAX];
-        notation_move(extra, MOVE_FMT_UCI, m, sizeof m);
-        buf_printf(&b, " %s", m);
-    }
-    if (!b.failed) {
-        proc_send(&s->proc, "%s", b.data);
-        proc_send(&s->proc, "go %s%s", kind == SEARCH_PONDER ? "ponder " : "", limits);
-        Pending *p = &s->queue[s->nqueue++];
-        memset(p, 0, sizeof *p);
-        p->kind = kind;
-        p->started_ms = now_ms();
-        p->deadline_ms = budget_ms > 0 ? p->started_ms + budget_ms + HANG_MARGIN_MS : 0;
-        p->ply = ply;
-        if (extra)
-            p->ponder_move = *extra;
-    }
-    buf_free(&b);
-}
-
-// Drops the results of every search sent and stops the running one.
-static void cancel_searches(Session *s)
-{
-    bool running = false;
-    for (int i = 0; i < s->nqueue; i++) {
-        running |= !s->queue[i].cancelled;
-        s->queue[i].cancelled = true;
-    }
-    if (running && s->engine_up) {
-        proc_send(&s->proc, "stop");
-        s->stop_sent_ms = now_ms();
-    }
-}
-
-// The clock limits of a `go` for the side to move.
-static void clock_limits(const Session *s, char *out, size_t len)
-{
-    if (!s->clocked) {
-        snprintf(out, len, "movetime %lld", (long long)s->movetime_ms);
-        return;
-    }
-    int64_t w = s->clock_ms[SIDE_WHITE], bl = s->clock_ms[SIDE_BLACK];
-    Side us = side_to_move(s);
-    // The side to move's clock has been running since its turn began.
-    if (us == SIDE_WHITE)
-        w -= now_ms() - s->turn_start_ms;
-    else
-        bl -= now_ms() - s->turn_start_ms;
-    snprintf(out, len, "wtime %lld btime %lld winc %lld binc %lld", (long long)w, (long long)bl,
-             (long long)s->inc_ms, (long long)s->inc_ms);
-}
-
-static int64_t move_budget(const Session *s)
-{
-    return s->clocked ? s->clock_ms[side_to_move(s)] + s->inc_ms : s->movetime_ms;
-}
-
-// Starts what the engine should do now: its move, pondering, or analysis.
-static void start_engine_work(Session *s)
-{
-    char limits[160];
-    if (engine_moves_now(s)) {
-        clock_limits(s, limits, sizeof limits);
-        send_go(s, SEARCH_THINK, s->view, NULL, limits, move_budget(s));
-    } else if (s->analysing) {
-        clear_lines(s);
-        Game g;
-        game_at(s, s->view, &g);
-        MoveList list;
-        if (engine_moves_of(&g.board, &list) > 0)
-            send_go(s, SEARCH_ANALYSE, s->view, NULL, "infinite", 0);
-    }
-}
-
-// The position changed under the engine: drop what it searches and start again.
-static void restart_engine_work(Session *s)
-{
-    cancel_searches(s);
-    start_engine_work(s);
-}
 
 // Plays m (legal at the end of the game line) and charges the mover's clock.
-static void play_move(Session *s, const Move *m)
+void session_play_move(Session *s, const Move *m)
 {
     Adjudication none = {0};
-    Side mover = side_to_move(s);
+    Side mover = session_side_to_move(s);
     if (s->clocked) {
         int64_t used = now_ms() - s->turn_start_ms;
         s->clock_ms[mover] -= used;
@@ -343,215 +115,6 @@ static void play_move(Session *s, const Move *m)
     game_play(&s->game, m, false, 0, &none);
     s->view = s->game.nplies;
     s->turn_start_ms = now_ms();
-}
-
-// Parses one info line of the engine into the analysis lines (PV replayed from the searched
-// position, so any engine's move text is read); false if it is not a search report.
-static bool read_info(Session *s, const Pending *p, char *line)
-{
-    char *tok[512];
-    int n = 0;
-    for (char *save = NULL, *t = strtok_r(line, " ", &save); t && n < 512;
-         t = strtok_r(NULL, " ", &save))
-        tok[n++] = t;
-    Line l = {.set = true, .multipv = 1};
-    bool has_score = false;
-    int pv_at = -1;
-    for (int i = 1; i + 1 < n; i++) {
-        if (strcmp(tok[i], "depth") == 0)
-            l.depth = atoi(tok[++i]);
-        else if (strcmp(tok[i], "multipv") == 0)
-            l.multipv = atoi(tok[++i]);
-        else if (strcmp(tok[i], "nodes") == 0)
-            l.nodes = strtoull(tok[++i], NULL, 10);
-        else if (strcmp(tok[i], "nps") == 0)
-            l.nps = strtoull(tok[++i], NULL, 10);
-        else if (strcmp(tok[i], "time") == 0)
-            l.time_ms = strtoll(tok[++i], NULL, 10);
-        else if (strcmp(tok[i], "score") == 0 && i + 2 < n) {
-            l.mate = strcmp(tok[i + 1], "mate") == 0;
-            l.score = atoi(tok[i + 2]);
-            has_score = true;
-            i += 2;
-        } else if (strcmp(tok[i], "pv") == 0) {
-            pv_at = i + 1;
-            break;
-        }
-    }
-    if (!has_score || l.multipv < 1 || l.multipv > GUI_LINES_MAX)
-        return false;
-    Game g;
-    game_at(s, p->ply, &g);
-    Board b = g.board;
-    if (p->kind == SEARCH_PONDER) // it searches the position after the expected reply
-        board_play(&b, &p->ponder_move);
-    size_t used = 0;
-    for (int i = pv_at; pv_at > 0 && i < n; i++) {
-        Move m;
-        char text[MOVE_TEXT_MAX], err[128];
-        if (!notation_parse_move(&b, tok[i], MOVE_FMT_ALG, &m, err, sizeof err))
-            break;
-        notation_move(&m, MOVE_FMT_ALG, text, sizeof text);
-        if (i == pv_at) {
-            notation_square(m.from, l.from);
-            notation_square(m.to, l.to);
-        }
-        if (used + strlen(text) + 2 >= sizeof l.pv)
-            break;
-        used += (size_t)snprintf(l.pv + used, sizeof l.pv - used, "%s%s", used ? " " : "", text);
-        board_play(&b, &m);
-    }
-    s->lines[l.multipv - 1] = l;
-    if (l.multipv == 1 && p->kind != SEARCH_PONDER) {
-        // The graph keeps White's view: cp, and a mate as +-10000 less its distance.
-        int v = l.mate ? (l.score > 0 ? 10000 - l.score : -10000 - l.score) : l.score;
-        Side side = (p->ply & 1) ? side_flip(s->game.start.side) : s->game.start.side;
-        s->score[p->ply] = side == SIDE_WHITE ? v : -v;
-        s->has_score[p->ply] = true;
-    }
-    return true;
-}
-
-static void publish_info(Session *s)
-{
-    Buf b;
-    buf_init(&b);
-    buf_printf(&b, "{\"lines\":[");
-    for (int i = 0, first = 1; i < GUI_LINES_MAX; i++) {
-        const Line *l = &s->lines[i];
-        if (!l->set)
-            continue;
-        buf_printf(&b,
-                   "%s{\"multipv\":%d,\"depth\":%d,\"mate\":%s,\"score\":%d,\"nodes\":%llu,"
-                   "\"nps\":%llu,\"time\":%lld,\"from\":\"%s\",\"to\":\"%s\",\"pv\":",
-                   first ? "" : ",", l->multipv, l->depth, l->mate ? "true" : "false", l->score,
-                   (unsigned long long)l->nodes, (unsigned long long)l->nps,
-                   (long long)l->time_ms, l->from, l->to);
-        buf_json_string(&b, l->pv);
-        buf_printf(&b, "}");
-        first = 0;
-    }
-    buf_printf(&b, "]}");
-    if (!b.failed)
-        push_event(s, "info", b.data);
-    buf_free(&b);
-}
-
-// The engine's bestmove for search p.
-static void read_best(Session *s, const Pending *p, const char *line)
-{
-    char best[MOVE_TEXT_MAX] = "", ponder[MOVE_TEXT_MAX] = "";
-    sscanf(line, "bestmove %63s ponder %63s", best, ponder);
-    if (p->cancelled || p->kind != SEARCH_THINK || p->ply != s->game.nplies ||
-        !engine_moves_now(s))
-        return;
-    Move m, pm;
-    char err[128];
-    if (!notation_parse_move(&s->game.board, best, MOVE_FMT_ALG, &m, err, sizeof err)) {
-        snprintf(s->engine_status, sizeof s->engine_status,
-                 "the engine played '%.40s' (%.60s): play stopped", best, err);
-        s->engine_side = PLAY_NONE;
-        return;
-    }
-    play_move(s, &m);
-    if (engine_moves_now(s)) { // engine against engine
-        start_engine_work(s);
-        return;
-    }
-    if (s->ponder && ponder[0] && s->game.outcome == OUT_NONE &&
-        notation_parse_move(&s->game.board, ponder, MOVE_FMT_ALG, &pm, err, sizeof err)) {
-        char limits[160];
-        clock_limits(s, limits, sizeof limits);
-        send_go(s, SEARCH_PONDER, s->view, &pm, limits, 0);
-        return;
-    }
-    start_engine_work(s);
-}
-
-// Handles one line from the engine. Called with the lock held.
-static void engine_line(Session *s, char *line)
-{
-    if (s->nqueue == 0)
-        return;
-    Pending *p = &s->queue[0];
-    if (strncmp(line, "bestmove", 8) == 0) {
-        Pending done = *p;
-        memmove(s->queue, s->queue + 1, (size_t)(--s->nqueue) * sizeof *p);
-        if (s->nqueue == 0 || !s->queue[0].cancelled)
-            s->stop_sent_ms = 0;
-        read_best(s, &done, line);
-        publish_state(s);
-    } else if (strncmp(line, "info ", 5) == 0 && !p->cancelled && strstr(line, " score ")) {
-        if (read_info(s, p, line))
-            publish_info(s);
-    }
-}
-
-// The engine died or hung: report it, start it again and resume.
-static void engine_failed(Session *s, const char *what)
-{
-    proc_stop(&s->proc, NULL);
-    s->engine_up = false;
-    s->restarts++;
-    bool ok = engine_start(s);
-    snprintf(s->engine_status, sizeof s->engine_status, "the engine %s; %s (restart %d)", what,
-             ok ? "restarted" : "it did not start again", s->restarts);
-    if (ok)
-        start_engine_work(s);
-    publish_state(s);
-}
-
-// Flags a side whose clock has run out while it thinks.
-static void check_flag(Session *s)
-{
-    if (!s->clocked || s->game.outcome != OUT_NONE || s->engine_side == PLAY_NONE)
-        return;
-    Side us = side_to_move(s);
-    if (s->clock_ms[us] - (now_ms() - s->turn_start_ms) >= 0)
-        return;
-    s->clock_ms[us] = 0;
-    game_end(&s->game, us == SIDE_WHITE ? OUT_BLACK_WINS : OUT_WHITE_WINS,
-             us == SIDE_WHITE ? "White lost on time" : "Black lost on time");
-    cancel_searches(s);
-    publish_state(s);
-}
-
-static void *reader_main(void *arg)
-{
-    Session *s = arg;
-    char line[16384];
-    pthread_mutex_lock(&s->mu);
-    while (!s->quit) {
-        if (!s->engine_up) {
-            pthread_mutex_unlock(&s->mu);
-            struct timespec ts = {1, 0};
-            nanosleep(&ts, NULL); // a failed start: try again every second
-            pthread_mutex_lock(&s->mu);
-            if (!s->quit && !s->engine_up)
-                engine_failed(s, "was not running");
-            continue;
-        }
-        pthread_mutex_unlock(&s->mu);
-        // Only this thread reads the engine, and only it replaces the process.
-        ReplyStatus r = proc_read_line(&s->proc, now_ms() + POLL_MS, line, sizeof line);
-        pthread_mutex_lock(&s->mu);
-        if (s->quit)
-            break;
-        if (r == REPLY_OK) {
-            engine_line(s, line);
-        } else if (r == REPLY_CRASH) {
-            engine_failed(s, "crashed");
-        } else {
-            int64_t t = now_ms();
-            bool hung = (s->nqueue > 0 && s->queue[0].deadline_ms && t > s->queue[0].deadline_ms) ||
-                        (s->stop_sent_ms && t - s->stop_sent_ms > STOP_WAIT_MS);
-            if (hung)
-                engine_failed(s, "stopped answering");
-            check_flag(s);
-        }
-    }
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
 }
 
 // ---- The state ------------------------------------------------------------------------------
@@ -578,7 +141,7 @@ static void state_board(const Board *b, Buf *out)
 static void state_json(Session *s, Buf *out)
 {
     Game g;
-    game_at(s, s->view, &g);
+    session_game_at(s, s->view, &g);
     char fen[FEN_MAX], start[FEN_MAX];
     notation_fen_algebraic(&g.board, fen, sizeof fen);
     notation_fen_algebraic(&s->game.start, start, sizeof start);
@@ -633,14 +196,14 @@ static void state_json(Session *s, Buf *out)
     bool running = s->clocked && s->engine_side != PLAY_NONE && s->game.outcome == OUT_NONE;
     if (running) {
         int64_t used = now_ms() - s->turn_start_ms;
-        if (side_to_move(s) == SIDE_WHITE)
+        if (session_side_to_move(s) == SIDE_WHITE)
             w -= used;
         else
             b -= used;
     }
     buf_printf(out, "\"clocks\":{\"white\":%lld,\"black\":%lld,\"running\":%s},",
                (long long)w, (long long)b,
-               running ? (side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"") : "null");
+               running ? (session_side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"") : "null");
     const Pending *busy = NULL; // the search whose result is wanted, if any
     for (int i = 0; i < s->nqueue && !busy; i++)
         if (!s->queue[i].cancelled)
@@ -686,14 +249,14 @@ static void state_json(Session *s, Buf *out)
     buf_printf(out, "]}");
 }
 
-static void publish_state(Session *s)
+void session_publish_state(Session *s)
 {
     s->version++;
     Buf b;
     buf_init(&b);
     state_json(s, &b);
     if (!b.failed)
-        push_event(s, "state", b.data);
+        session_push_event(s, "state", b.data);
     buf_free(&b);
 }
 
@@ -777,7 +340,7 @@ static bool parse_seconds(const char *text, double lo, double hi, int64_t *ms)
 // analysis goes on in the new position.
 static void set_game(Session *s, const Board *start, const Move *moves, int n, int view)
 {
-    cancel_searches(s);
+    driver_cancel(s);
     Adjudication none = {0};
     game_start(&s->game, start);
     for (int i = 0; i < n; i++)
@@ -786,8 +349,8 @@ static void set_game(Session *s, const Board *start, const Move *moves, int n, i
     s->view = view >= 0 && view < s->game.nplies ? view : s->game.nplies;
     s->engine_side = PLAY_NONE;
     memset(s->has_score, 0, sizeof s->has_score);
-    clear_lines(s);
-    start_engine_work(s);
+    session_clear_lines(s);
+    driver_work(s);
 }
 
 ApiResult session_new_game(Session *s, const char *fen)
@@ -800,7 +363,7 @@ ApiResult session_new_game(Session *s, const char *fen)
         board_start(&b);
     pthread_mutex_lock(&s->mu);
     set_game(s, &b, NULL, 0, -1);
-    publish_state(s);
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
 }
@@ -811,13 +374,13 @@ ApiResult session_move(Session *s, const char *text)
         return bad("%s", "move needs move=<text>");
     pthread_mutex_lock(&s->mu);
     Game g;
-    game_at(s, s->view, &g);
+    session_game_at(s, s->view, &g);
     Move m;
     char err[160];
     ApiResult r = ok();
     if (g.outcome != OUT_NONE) {
         r = bad("the game is over here: %s", g.reason);
-    } else if (engine_moves_now(s)) {
+    } else if (session_engine_moves(s)) {
         r = bad("%s", "it is the engine's move");
     } else if (!notation_parse_move(&g.board, text, MOVE_FMT_ALG, &m, err, sizeof err)) {
         r = bad("%s", err);
@@ -832,18 +395,18 @@ ApiResult session_move(Session *s, const char *text)
             for (int i = s->view + 1; i <= MATCH_GAME_PLIES_MAX; i++)
                 s->has_score[i] = false;
         }
-        play_move(s, &m);
-        clear_lines(s);
-        if (pondered && engine_moves_now(s)) {
+        session_play_move(s, &m);
+        session_clear_lines(s);
+        if (pondered && session_engine_moves(s)) {
             proc_send(&s->proc, "ponderhit");
             s->ponderhits++;
             s->queue[0].kind = SEARCH_THINK;
             s->queue[0].ply = s->view; // the position it searches is now the game's
-            s->queue[0].deadline_ms = now_ms() + move_budget(s) + HANG_MARGIN_MS;
+            s->queue[0].deadline_ms = now_ms() + driver_budget(s) + HANG_MARGIN_MS;
         } else {
-            restart_engine_work(s);
+            driver_restart(s);
         }
-        publish_state(s);
+        session_publish_state(s);
     }
     pthread_mutex_unlock(&s->mu);
     return r;
@@ -860,9 +423,9 @@ ApiResult session_goto(Session *s, const char *ply)
         s->view = (int)v;
         if (s->engine_side != PLAY_NONE && s->view != s->game.nplies)
             s->engine_side = PLAY_NONE; // stepping back stops play
-        clear_lines(s);
-        restart_engine_work(s);
-        publish_state(s);
+        session_clear_lines(s);
+        driver_restart(s);
+        session_publish_state(s);
     }
     pthread_mutex_unlock(&s->mu);
     return r;
@@ -875,7 +438,7 @@ ApiResult session_takeback(Session *s)
     if (s->game.nplies == 0) {
         r = bad("%s", "no move to take back");
     } else {
-        cancel_searches(s);
+        driver_cancel(s);
         int keep = s->game.nplies - 1;
         // Against the engine, back to the player's own move.
         if (s->engine_side == PLAY_WHITE || s->engine_side == PLAY_BLACK) {
@@ -884,15 +447,15 @@ ApiResult session_takeback(Session *s)
                 keep--;
         }
         Game g;
-        game_at(s, keep, &g);
+        session_game_at(s, keep, &g);
         s->game = g;
         s->view = keep;
         for (int i = keep + 1; i <= MATCH_GAME_PLIES_MAX; i++)
             s->has_score[i] = false;
         s->turn_start_ms = now_ms();
-        clear_lines(s);
-        start_engine_work(s);
-        publish_state(s);
+        session_clear_lines(s);
+        driver_work(s);
+        session_publish_state(s);
     }
     pthread_mutex_unlock(&s->mu);
     return r;
@@ -920,11 +483,11 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
     if (ponder && !pond && strcmp(ponder, "false") != 0)
         return bad("%s", "ponder must be true or false");
     pthread_mutex_lock(&s->mu);
-    cancel_searches(s);
+    driver_cancel(s);
     // Play goes on from the shown position.
     if (s->view != s->game.nplies) {
         Game g;
-        game_at(s, s->view, &g);
+        session_game_at(s, s->view, &g);
         s->game = g;
     }
     s->engine_side = (PlaySide)who;
@@ -938,9 +501,9 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
         proc_send(&s->proc, "setoption name Ponder value %s", pond ? "true" : "false");
     s->ponder = pond;
     s->analysing = false;
-    clear_lines(s);
-    start_engine_work(s);
-    publish_state(s);
+    session_clear_lines(s);
+    driver_work(s);
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
 }
@@ -953,9 +516,9 @@ ApiResult session_analyse(Session *s, const char *on)
     s->analysing = on[0] == 't';
     if (s->analysing)
         s->engine_side = PLAY_NONE; // analysis and play share the engine
-    clear_lines(s);
-    restart_engine_work(s);
-    publish_state(s);
+    session_clear_lines(s);
+    driver_restart(s);
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
 }
@@ -970,7 +533,7 @@ ApiResult session_options(Session *s, const char *hash, const char *threads, con
     if (multipv && !parse_int(multipv, 1, GUI_LINES_MAX, &m))
         return bad("multipv must be 1..%s", "8");
     pthread_mutex_lock(&s->mu);
-    cancel_searches(s);
+    driver_cancel(s);
     if (h > 0)
         s->hash_mb = (int)h;
     if (t > 0)
@@ -982,9 +545,9 @@ ApiResult session_options(Session *s, const char *hash, const char *threads, con
         proc_send(&s->proc, "setoption name Threads value %d", s->threads);
         proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
     }
-    clear_lines(s);
-    start_engine_work(s);
-    publish_state(s);
+    session_clear_lines(s);
+    driver_work(s);
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
 }
@@ -1016,7 +579,7 @@ ApiResult session_import_pdn(Session *s, const char *text, size_t len)
     s->nlibrary = n;
     set_game(s, &lib[0].start, lib[0].moves, lib[0].nmoves, 0);
     snprintf(s->engine_status, sizeof s->engine_status, "%.150s", first_err);
-    publish_state(s);
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
 }
@@ -1031,7 +594,7 @@ ApiResult session_load(Session *s, const char *index)
     } else {
         const PdnGame *g = &s->library[i];
         set_game(s, &g->start, g->moves, g->nmoves, 0);
-        publish_state(s);
+        session_publish_state(s);
     }
     pthread_mutex_unlock(&s->mu);
     return r;
@@ -1057,10 +620,10 @@ Session *session_new(const char *engine_cmd)
     board_start(&b);
     game_start(&s->game, &b);
     pthread_mutex_lock(&s->mu);
-    engine_start(s); // a failure is reported in the state and retried by the reader
-    publish_state(s);
+    driver_start(s); // a failure is reported in the state and retried by the reader
+    session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
-    if (pthread_create(&s->reader, NULL, reader_main, s) != 0) {
+    if (pthread_create(&s->reader, NULL, driver_reader, s) != 0) {
         proc_stop(&s->proc, NULL);
         free(s);
         return NULL;

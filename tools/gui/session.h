@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The GUI session's private part, shared by session.c (the game, the API, the state) and
+// driver.c (the engine process): the session's state and the calls between the two.
+#ifndef SESSION_H_INCLUDED
+#define SESSION_H_INCLUDED
+
+#include "gui.h"
+
+enum {
+    HANDSHAKE_MS = 10000,  // uci -> uciok and isready -> readyok
+    HANG_MARGIN_MS = 5000, // a search this much past its time is a hang: the engine restarts
+    STOP_WAIT_MS = 5000,   // a stopped search that sends no bestmove by then: a hang too
+    POLL_MS = 100,         // the reader thread wakes this often (clocks, watchdog)
+    QUEUE_MAX = 8,
+};
+
+typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE } SearchKind;
+
+// A search sent to the engine, waiting for its bestmove.
+typedef struct Pending {
+    SearchKind kind;
+    bool cancelled;        // its result is not wanted (its bestmove is dropped)
+    int64_t started_ms;
+    int64_t deadline_ms;   // past this the engine is hung (0: none, as in analysis)
+    int ply;               // the ply of the game it searches (its position's index)
+    Move ponder_move;      // SEARCH_PONDER: the reply it expects
+} Pending;
+
+// What an analysis line shows.
+typedef struct Line {
+    bool set;
+    int depth, multipv;
+    bool mate;
+    int score;             // cp or mate moves, side to move's view
+    uint64_t nodes, nps;
+    int64_t time_ms;
+    char pv[1024];         // algebraic, space separated
+    char from[3], to[3];   // the best move, for the arrow
+} Line;
+
+typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
+
+struct Session {
+    pthread_mutex_t mu;
+    pthread_cond_t changed;   // a new event
+    pthread_t reader;
+    bool quit;
+    // Engine.
+    char cmd[512];
+    Proc proc;
+    bool engine_up;
+    char engine_name[128];
+    char engine_status[160];  // what the page shows: crashed, restarted, ...
+    int restarts;
+    int ponderhits;           // pondered replies the player then played
+    Pending queue[QUEUE_MAX];
+    int nqueue;
+    int64_t stop_sent_ms;     // a stop is waiting for its bestmove (0: none)
+    // Options.
+    int hash_mb, threads, multipv;
+    // The game.
+    Game game;
+    int view;                 // plies shown (0..game.nplies)
+    int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
+    bool has_score[MATCH_GAME_PLIES_MAX + 1];
+    // Play.
+    PlaySide engine_side;     // who the engine plays
+    int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc
+    bool ponder;
+    bool clocked;             // clocks run (base + inc play)
+    int64_t clock_ms[2];
+    int64_t turn_start_ms;    // when the side to move's clock started
+    bool analysing;
+    Line lines[GUI_LINES_MAX];
+    // PDN library.
+    PdnGame *library;
+    int nlibrary;
+    // Events.
+    char *events[GUI_EVENTS];
+    uint64_t head;            // number of events so far
+    uint64_t version;         // bumped at every change: a page keeps the newest state it saw
+};
+
+static inline int64_t now_ms(void) { return proc_now_ms(); }
+
+static inline bool same_move(const Move *a, const Move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured;
+}
+
+// ---- session.c ------------------------------------------------------------------------------
+
+// Adds a live event (an SSE frame: its name and JSON data). With the lock held, as below.
+void session_push_event(Session *s, const char *name, const char *json);
+// The whole state as an event, after a change.
+void session_publish_state(Session *s);
+// The position after `ply` plies of the game, and the game cut there.
+void session_game_at(const Session *s, int ply, Game *out);
+Side session_side_to_move(const Session *s);
+// True when it is the engine's move in the shown position (the end of the game line).
+bool session_engine_moves(const Session *s);
+// Plays m (legal at the end of the game line) and charges the mover's clock.
+void session_play_move(Session *s, const Move *m);
+void session_clear_lines(Session *s);
+
+// ---- driver.c -------------------------------------------------------------------------------
+
+// Starts the engine and does the handshake; false (said in the state) when it does not start.
+bool driver_start(Session *s);
+// Drops the results of every search sent and stops the running one.
+void driver_cancel(Session *s);
+// Starts what the engine should do now: its move, pondering, or analysis.
+void driver_work(Session *s);
+// The position changed under the engine: drop what it searches and start again.
+void driver_restart(Session *s);
+// The time a move of the side to move may take (the clock, or the time per move).
+int64_t driver_budget(const Session *s);
+// The engine's reader thread: reads its lines, watches its health and the clocks.
+void *driver_reader(void *arg);
+
+#endif
