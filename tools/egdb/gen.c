@@ -377,19 +377,30 @@ static int probe(const char *dir, const char *fen)
     return 0;
 }
 
-// `--bench-probes N`: probes per second of random quiet positions of every loaded balance,
-// with a cold cache (each probe from another block) and a warm one (the same few blocks).
-static int bench_probes(const char *dir, long n)
+// Opens the databases in dir and lists the balances of the complete set from `from` pieces up;
+// NULL (said on stderr) when there are none.
+static Egdb *open_set(const char *dir, int from, Plan *plan)
 {
     char err[256];
     Egdb *db = egdb_open(dir, EGDB_PIECES_MAX, stderr, err, sizeof err);
     if (!db) {
         fprintf(stderr, "damka-egdb: %s\n", err);
-        return 1;
+        return NULL;
     }
-    Plan plan = {.n = 0};
-    for (int p = 2; p <= egdb_max_pieces(db); p++)
-        egdb_each_balance(p, add, &plan);
+    plan->n = 0;
+    for (int p = from; p <= egdb_max_pieces(db); p++)
+        egdb_each_balance(p, add, plan);
+    return db;
+}
+
+// `--bench-probes N`: probes per second of random quiet positions of every loaded balance,
+// with a cold cache (each probe from another block) and a warm one (the same few blocks).
+static int bench_probes(const char *dir, long n)
+{
+    Plan plan;
+    Egdb *db = open_set(dir, 2, &plan);
+    if (!db)
+        return 1;
     Board *boards = malloc((size_t)n * sizeof *boards);
     if (!boards)
         return 1;
@@ -429,15 +440,10 @@ static int bench_probes(const char *dir, long n)
 // (tools/egdb_conversion.sh).
 static int sample_wins(const char *dir, long n, uint64_t seed)
 {
-    char err[256];
-    Egdb *db = egdb_open(dir, EGDB_PIECES_MAX, stderr, err, sizeof err);
-    if (!db) {
-        fprintf(stderr, "damka-egdb: %s\n", err);
+    Plan plan;
+    Egdb *db = open_set(dir, 3, &plan);
+    if (!db)
         return 1;
-    }
-    Plan plan = {.n = 0};
-    for (int p = 3; p <= egdb_max_pieces(db); p++)
-        egdb_each_balance(p, add, &plan);
     static EgdbCache cache;
     uint64_t state = seed * 2654435761ULL + 1;
     for (long made = 0, tries = 0; made < n && tries < 1000 * n; tries++) {
