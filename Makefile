@@ -97,7 +97,7 @@ GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
         check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-run openings fuzz fuzz-run latency
 
-all: damka damka-match damka-egdb $(if $(HAVE_MHD),damka-gui,gui-missing)
+all: damka damka-match damka-egdb damka-datagen $(if $(HAVE_MHD),damka-gui,gui-missing)
 
 # The endgame database generator (tools/egdb/) and the databases: `make egdb` builds every
 # balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
@@ -114,6 +114,18 @@ $(BUILD)/egdb/%.o: tools/egdb/%.c
 
 egdb: damka-egdb
 	./damka-egdb --pieces $(PIECES) --dir egdb
+
+# Self-play training data (tools/datagen/): quiet positions with the search's score and the
+# game's result, in the 16-byte records documented in datagen.c.
+damka-datagen: $(BUILD)/damka-datagen FORCE
+	cp $< $@
+
+$(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/datagen/%.o: tools/datagen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 gui-missing:
 	@echo "note: damka-gui not built: it needs libmicrohttpd (make deps installs libmicrohttpd-dev)"
@@ -313,7 +325,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui damka-egdb
+	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
-                     $(BUILD)/egdb/*.d)
+                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d)

@@ -88,6 +88,10 @@ bool engine_set_position(Engine *e, const char *fen, const char *const *moves, i
 bool engine_set_hub_position(Engine *e, const char *pos, const char *const *moves, int nmoves,
                              MoveFormat fmt, char *err, size_t errlen);
 
+// Plays m, a legal move of the current position, at the end of the game (self-play tools).
+// False (nothing changed) when m is not legal or the game is too long.
+bool engine_play(Engine *e, const Move *m);
+
 // The current position (valid until the game is changed).
 const Board *engine_board(const Engine *e);
 
@@ -108,6 +112,9 @@ void engine_explain_eval(const Engine *e, FILE *out);
 
 // The legal moves of b; returns their count.
 int engine_moves_of(const Board *b, MoveList *list);
+
+// True when neither side has a capture pending in b (a quiet position: training data).
+bool engine_is_quiet(const Board *b);
 
 // Perft of b (bulk: the last ply counted without being played).
 uint64_t engine_perft(const Board *b, int depth, bool bulk);

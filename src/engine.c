@@ -159,6 +159,17 @@ bool engine_set_hub_position(Engine *e, const char *pos, const char *const *move
     return play_moves(e, &start, moves, nmoves, fmt, err, errlen);
 }
 
+bool engine_play(Engine *e, const Move *m)
+{
+    if (e->nkeys + 1 >= MAX_GAME_PLIES || !movegen_is_legal(&e->board, m))
+        return false;
+    engine_stop(e);
+    e->keys[e->nkeys++] = e->board.key;
+    e->counters = rules_after_move(e->counters, &e->board, m);
+    board_play(&e->board, m);
+    return true;
+}
+
 const Board *engine_board(const Engine *e) { return &e->board; }
 
 int engine_legal_moves(const Engine *e, MoveList *list) { return movegen_all(&e->board, list); }
@@ -177,6 +188,11 @@ GameResult engine_game_result(const Engine *e)
 void engine_explain_eval(const Engine *e, FILE *out) { eval_explain(&e->board, out); }
 
 int engine_moves_of(const Board *b, MoveList *list) { return movegen_all(b, list); }
+
+bool engine_is_quiet(const Board *b)
+{
+    return !movegen_has_capture(b) && !movegen_opponent_has_capture(b);
+}
 
 uint64_t engine_perft(const Board *b, int depth, bool bulk) { return movegen_perft(b, depth, bulk); }
 

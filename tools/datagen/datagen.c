@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+// damka-datagen: self-play training data through the engine library (no pipes), one engine a
+// thread. Each game starts from an opening of the shipped set (game g takes opening g mod n)
+// and a few random plies drawn from the game's own seed, then the engine plays both sides at a
+// fixed node budget. Every quiet position (no capture pending for either side) is kept with the
+// search's score and, once the game is over, its result; a position seen before (any game,
+// any thread, any earlier run on the same file) is not written again.
+//
+// Record (16 bytes, little-endian), appended to FILE:
+//   u32 white pieces, u32 black pieces, u32 kings: bit s = numeric square s + 1 (bit 0 = 1, b8)
+//   u8  side to move (0 White, 1 Black)
+//   i8  result for the side to move: 1 win, 0 draw, -1 loss
+//   i16 search score for the side to move, centi-men (clamped to +-3000; wins are +-3000)
+// A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
+// read back into the set of positions seen, and the next game is the one after.
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "notation.h"
+
+enum {
+    RECORD_BYTES = 16,
+    SCORE_CLAMP = 3000,
+    GAME_PLIES_MAX = 400,  // a game this long is scored a draw
+    OPENINGS_MAX = 4096,
+    THREADS_MAX = 64,
+    SEEN_LOG2 = 27,        // 128 M slots (1 GB): room for ~60 M distinct positions
+};
+
+typedef struct Config {
+    long games;
+    int threads;
+    uint64_t nodes;
+    int random_plies;
+    uint64_t seed;
+    const char *out;
+    char openings[OPENINGS_MAX][128];
+    int nopenings;
+} Config;
+
+typedef struct Shared {
+    Config *cfg;
+    _Atomic long next_game;
+    _Atomic long games_done;
+    _Atomic uint64_t written;
+    _Atomic uint64_t duplicates;
+    _Atomic uint64_t *seen;     // open addressing set of position keys (0 = empty)
+    pthread_mutex_t out_mu;
+    FILE *out;
+    double t0;
+} Shared;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33, x *= 0xFF51AFD7ED558CCDULL, x ^= x >> 33, x *= 0xC4CEB9FE1A85EC53ULL;
+    return x ^ (x >> 33);
+}
+
+// Adds key to the set; false when it was there already.
+static bool first_time(Shared *sh, uint64_t key)
+{
+    key |= 1; // never 0
+    uint64_t mask = (UINT64_C(1) << SEEN_LOG2) - 1;
+    for (uint64_t i = mix(key) & mask;; i = (i + 1) & mask) {
+        uint64_t cur = atomic_load_explicit(&sh->seen[i], memory_order_relaxed);
+        if (cur == key)
+            return false;
+        if (cur == 0) {
+            if (atomic_compare_exchange_strong_explicit(&sh->seen[i], &cur, key,
+                                                        memory_order_relaxed,
+                                                        memory_order_relaxed))
+                return true;
+            if (cur == key)
+                return false;
+        }
+    }
+}
+
+// A record's pieces as square masks.
+static void encode(const Board *b, int result, int score, uint8_t *r)
+{
+    uint32_t w = 0, bl = 0, k = 0;
+    for (Square s = 0; s < SQUARE_COUNT; s++) {
+        int p = board_piece_at(b, s); // 1 w, 2 b, 3 W, 4 B
+        if (p == 1 || p == 3)
+            w |= 1u << s;
+        if (p == 2 || p == 4)
+            bl |= 1u << s;
+        if (p >= 3)
+            k |= 1u << s;
+    }
+    uint32_t v[3] = {w, bl, k};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            r[4 * i + j] = (uint8_t)(v[i] >> (8 * j));
+    r[12] = (uint8_t)b->side;
+    r[13] = (uint8_t)(int8_t)result;
+    int16_t sc = (int16_t)(score > SCORE_CLAMP ? SCORE_CLAMP : score < -SCORE_CLAMP ? -SCORE_CLAMP : score);
+    r[14] = (uint8_t)((uint16_t)sc & 0xFF);
+    r[15] = (uint8_t)((uint16_t)sc >> 8);
+}
+
+// The board of a record (for reading a file back).
+static void decode(const uint8_t *r, Board *b)
+{
+    uint32_t v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = (uint32_t)r[4 * i] | (uint32_t)r[4 * i + 1] << 8 | (uint32_t)r[4 * i + 2] << 16 |
+               (uint32_t)r[4 * i + 3] << 24;
+    char fen[FEN_MAX], err[128];
+    size_t n = (size_t)snprintf(fen, sizeof fen, "%c:W", r[12] ? 'B' : 'W');
+    for (int side = 0; side < 2; side++) {
+        if (side)
+            n += (size_t)snprintf(fen + n, sizeof fen - n, ":B");
+        bool first = true;
+        for (int s = 0; s < SQUARE_COUNT; s++)
+            if (v[side] & (1u << s)) {
+                n += (size_t)snprintf(fen + n, sizeof fen - n, "%s%s%d", first ? "" : ",",
+                                      (v[2] & (1u << s)) ? "K" : "", s + 1);
+                first = false;
+            }
+    }
+    if (!notation_parse_fen(fen, b, err, sizeof err))
+        board_start(b);
+}
+
+typedef struct Sample {
+    Board board;
+    int score;
+} Sample;
+
+// Plays game g and writes its quiet positions that were not seen before.
+static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
+{
+    Config *c = sh->cfg;
+    char err[ENGINE_ERR_MAX];
+    const char *opening = c->openings[g % c->nopenings];
+    char line[128], *words[16];
+    snprintf(line, sizeof line, "%s", opening);
+    int nw = 0;
+    for (char *save = NULL, *t = strtok_r(line, " ", &save); t && nw < 16;
+         t = strtok_r(NULL, " ", &save))
+        words[nw++] = t;
+    engine_new_game(e);
+    if (!engine_set_position(e, NULL, (const char *const *)words, nw, MOVE_FMT_UCI, err,
+                             sizeof err))
+        return;
+    uint64_t rng = mix(c->seed * 1000003u + (uint64_t)g);
+    for (int i = 0; i < c->random_plies; i++) {
+        MoveList list;
+        int n = engine_legal_moves(e, &list);
+        if (n == 0)
+            break;
+        rng = mix(rng);
+        engine_play(e, &list.moves[rng % (uint64_t)n]);
+    }
+    int nsamples = 0, result_white = 0; // +1 White won, -1 Black won, 0 draw
+    for (int ply = 0;; ply++) {
+        GameResult r = engine_game_result(e);
+        if (r == GAME_LOSS) {
+            result_white = engine_board(e)->side == SIDE_WHITE ? -1 : 1;
+            break;
+        }
+        if (r != GAME_ONGOING || ply >= GAME_PLIES_MAX)
+            break;
+        EngineGo go;
+        memset(&go, 0, sizeof go);
+        go.nodes = c->nodes;
+        go.analysis = true; // no instant single-move replies: every position gets a score
+        if (!engine_go(e, &go, NULL, NULL, NULL))
+            break;
+        engine_wait(e);
+        EngineResult res;
+        engine_result(e, &res);
+        if (!res.has_best)
+            break;
+        const Board *b = engine_board(e);
+        if (engine_is_quiet(b) && nsamples < GAME_PLIES_MAX) {
+            int score = engine_win_plies(res.score) ? (res.score > 0 ? SCORE_CLAMP : -SCORE_CLAMP)
+                                                    : res.score;
+            samples[nsamples].board = *b;
+            samples[nsamples++].score = score;
+        }
+        if (!engine_play(e, &res.best))
+            break;
+    }
+    uint8_t rec[RECORD_BYTES];
+    pthread_mutex_lock(&sh->out_mu);
+    for (int i = 0; i < nsamples; i++) {
+        const Board *b = &samples[i].board;
+        if (!first_time(sh, b->key)) {
+            atomic_fetch_add(&sh->duplicates, 1);
+            continue;
+        }
+        int res = b->side == SIDE_WHITE ? result_white : -result_white;
+        encode(b, res, samples[i].score, rec);
+        fwrite(rec, 1, RECORD_BYTES, sh->out);
+        atomic_fetch_add(&sh->written, 1);
+    }
+    pthread_mutex_unlock(&sh->out_mu);
+}
+
+static void write_progress(Shared *sh)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.progress", sh->cfg->out);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%ld\n", atomic_load(&sh->games_done));
+        fclose(f);
+    }
+}
+
+static void *worker(void *arg)
+{
+    Shared *sh = arg;
+    Engine *e = engine_new();
+    Sample *samples = malloc(GAME_PLIES_MAX * sizeof *samples);
+    char err[ENGINE_ERR_MAX];
+    if (!e || !samples || !engine_set_hash(e, 16)) {
+        engine_free(e);
+        free(samples);
+        return NULL;
+    }
+    engine_set_egdb_path(e, "", err, sizeof err); // the evaluation's data, not the databases'
+    for (long g; (g = atomic_fetch_add(&sh->next_game, 1)) < sh->cfg->games;) {
+        play_game(sh, e, g, samples);
+        long done = atomic_fetch_add(&sh->games_done, 1) + 1;
+        if (done % 100 == 0) {
+            pthread_mutex_lock(&sh->out_mu);
+            fflush(sh->out);
+            write_progress(sh);
+            double dt = now_s() - sh->t0;
+            fprintf(stderr, "games %ld/%ld, positions %llu (%llu repeated), %.0f positions/s\n",
+                    done, sh->cfg->games, (unsigned long long)atomic_load(&sh->written),
+                    (unsigned long long)atomic_load(&sh->duplicates),
+                    dt > 0 ? (double)atomic_load(&sh->written) / dt : 0.0);
+            pthread_mutex_unlock(&sh->out_mu);
+        }
+    }
+    engine_free(e);
+    free(samples);
+    return NULL;
+}
+
+static bool load_openings(Config *c, const char *path)
+{
+    char found[4200];
+    FILE *f = fopen(path, "r");
+    if (!f && engine_find_data(path, found, sizeof found))
+        f = fopen(found, "r");
+    if (!f)
+        return false;
+    char line[256];
+    while (c->nopenings < OPENINGS_MAX && fgets(line, sizeof line, f)) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == ' ' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (n)
+            snprintf(c->openings[c->nopenings++], sizeof c->openings[0], "%s", line);
+    }
+    fclose(f);
+    return c->nopenings > 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
+                    "[--nodes N (2000)]\n"
+                    "       [--random-plies R (4)] [--seed S (1)] [--openings FILE "
+                    "(openings/4ply-balanced.txt)]\n");
+}
+
+int main(int argc, char **argv)
+{
+    static Config c = {.games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1};
+    const char *openings = "openings/4ply-balanced.txt";
+    for (int i = 1; i < argc; i += 2) { // every option takes a value
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        errno = 0;
+        if (!v) {
+            usage();
+            return 2;
+        }
+        if (strcmp(argv[i], "--out") == 0)
+            c.out = v;
+        else if (strcmp(argv[i], "--openings") == 0)
+            openings = v;
+        else if (strcmp(argv[i], "--games") == 0)
+            c.games = strtol(v, &end, 10);
+        else if (strcmp(argv[i], "--threads") == 0)
+            c.threads = (int)strtol(v, &end, 10);
+        else if (strcmp(argv[i], "--nodes") == 0)
+            c.nodes = strtoull(v, &end, 10);
+        else if (strcmp(argv[i], "--random-plies") == 0)
+            c.random_plies = (int)strtol(v, &end, 10);
+        else if (strcmp(argv[i], "--seed") == 0)
+            c.seed = strtoull(v, &end, 10);
+        else {
+            usage();
+            return 2;
+        }
+        if ((end && *end) || errno) {
+            usage();
+            return 2;
+        }
+    }
+    if (!c.out || c.games < 1 || c.threads < 1 || c.threads > THREADS_MAX || c.nodes < 1 ||
+        c.random_plies < 0 || c.random_plies > 40) {
+        usage();
+        return 2;
+    }
+    engine_library_init();
+    if (!load_openings(&c, openings)) {
+        fprintf(stderr, "damka-datagen: cannot read openings %s\n", openings);
+        return 1;
+    }
+    static Shared sh;
+    sh.cfg = &c;
+    sh.seen = calloc(UINT64_C(1) << SEEN_LOG2, sizeof *sh.seen);
+    pthread_mutex_init(&sh.out_mu, NULL);
+    if (!sh.seen)
+        return 1;
+    // Resume: the positions already written, and the games already played.
+    FILE *old = fopen(c.out, "rb");
+    uint64_t kept = 0;
+    if (old) {
+        uint8_t rec[RECORD_BYTES];
+        while (fread(rec, 1, RECORD_BYTES, old) == RECORD_BYTES) {
+            Board b;
+            decode(rec, &b);
+            first_time(&sh, b.key);
+            kept++;
+        }
+        fclose(old);
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s.progress", c.out);
+    FILE *pf = fopen(path, "r");
+    long done = 0;
+    if (pf) {
+        if (fscanf(pf, "%ld", &done) != 1)
+            done = 0;
+        fclose(pf);
+    }
+    atomic_store(&sh.next_game, done);
+    atomic_store(&sh.games_done, done);
+    sh.out = fopen(c.out, "ab");
+    if (!sh.out) {
+        fprintf(stderr, "damka-datagen: cannot write %s\n", c.out);
+        return 1;
+    }
+    if (kept || done)
+        fprintf(stderr, "damka-datagen: resuming after game %ld, %llu positions kept\n", done,
+                (unsigned long long)kept);
+    sh.t0 = now_s();
+    pthread_t tid[THREADS_MAX];
+    int started = 0;
+    for (int i = 0; i < c.threads; i++)
+        if (pthread_create(&tid[started], NULL, worker, &sh) == 0)
+            started++;
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    fclose(sh.out);
+    write_progress(&sh);
+    double dt = now_s() - sh.t0;
+    fprintf(stderr, "damka-datagen: %ld games, %llu new positions (%llu repeated) in %.1f s, "
+                    "%.0f positions/s\n",
+            atomic_load(&sh.games_done) - done, (unsigned long long)atomic_load(&sh.written),
+            (unsigned long long)atomic_load(&sh.duplicates), dt,
+            dt > 0 ? (double)atomic_load(&sh.written) / dt : 0.0);
+    return 0;
+}
