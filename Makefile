@@ -302,7 +302,8 @@ openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 4 10 40 > book/openings/4ply-balanced.txt
 
 # Installed like a Debian program: binaries, the opening sets (found by damka-match by name)
-# under share/damka/, and the man pages.
+# and the endgame databases built in egdb/ (found by the engine with no option) under
+# share/damka/, and the man pages.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/openings $(DESTDIR)$(MANDIR)
 	install -m 755 damka $(DESTDIR)$(PREFIX)/bin/damka
@@ -310,6 +311,8 @@ install: all
 	if [ -x damka-gui ]; then install -m 755 damka-gui $(DESTDIR)$(PREFIX)/bin/damka-gui; fi
 	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
 	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
+	if ls egdb/*.dkb >/dev/null 2>&1; then install -d $(DESTDIR)$(DATADIR)/egdb && \
+	    install -m 644 egdb/*.dkb $(DESTDIR)$(DATADIR)/egdb/; fi
 
 # The GUI in a real browser: headless Chromium plays a game on the page, imports PDN, analyses
 # (tools/gui/browser_test.py); screenshots go to build/test-gui/. GUI_LATENCY=N also plays N
