@@ -28,6 +28,10 @@ typedef enum GameResult {
 // The counters after m is played from b (b is the position before the move).
 DrawCounters rules_after_move(DrawCounters c, const Board *b, const Move *m);
 
+// True in the ending of 7.2.7: three pieces, a king among them, against a lone king standing on
+// the long diagonal a1-h8.
+bool rules_diagonal_ending(const Board *b);
+
 // The draw rule among 7.2.4-7.2.8 that the counters and material of b reach, or GAME_ONGOING.
 GameResult rules_counter_draw(const Board *b, DrawCounters c);
 

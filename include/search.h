@@ -17,12 +17,14 @@ enum {
     SCORE_INF = 32000,
     SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
     SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
-    // A win the endgame databases know: SCORE_EGDB + 8 * (budget left) - ply, so that the
-    // search prefers the line with the most counter budget left (conversions first), which
-    // is the line that wins within the 7.2 counters; below every win found by search.
+    // A win the endgame databases know: SCORE_EGDB + 32 * progress + (budget left) - ply,
+    // progress = 3 * (pieces the databases hold - pieces) + kings, which every capture and
+    // promotion raises: the search takes a winning conversion at once, and in between keeps the
+    // most counter budget, so the win comes within the 7.2 counters. Below every search win.
     SCORE_EGDB = 30000,
+    SCORE_EGDB_PROGRESS = 32,
     SCORE_EGDB_MIN = SCORE_EGDB - MAX_PLY,
-    SCORE_EGDB_MAX = SCORE_EGDB + 8 * (EGDB_F_ANY + 1),
+    SCORE_EGDB_MAX = SCORE_EGDB + SCORE_EGDB_PROGRESS * (4 * EGDB_PIECES_MAX - 5),
     MULTIPV_MAX = 64,
 };
 

@@ -26,8 +26,7 @@ static Bitboard long_diagonal(void)
     return d;
 }
 
-// The ending of 7.2.7: three pieces with a king against a lone king on the long diagonal.
-static bool diagonal_ending(const Board *b)
+bool rules_diagonal_ending(const Board *b)
 {
     if (bb_count(b->pieces[0] | b->pieces[1]) != 4 || !b->kings)
         return false;
@@ -52,8 +51,8 @@ DrawCounters rules_after_move(DrawCounters c, const Board *b, const Move *m)
     if (bb_count(b->pieces[0] | b->pieces[1]) - bb_count(m->captured) == 4) {
         Board after = *b;
         board_play_unkeyed(&after, m);
-        if (diagonal_ending(&after))
-            diagonal = !capture && !promotion && diagonal_ending(b) ? (uint16_t)(c.diagonal + 1)
+        if (rules_diagonal_ending(&after))
+            diagonal = !capture && !promotion && rules_diagonal_ending(b) ? (uint16_t)(c.diagonal + 1)
                                                                     : 0;
     }
     c.diagonal = diagonal;

@@ -133,15 +133,23 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     const SearchShared *sh = w->sh;
     if (!sh->egdb || __builtin_popcountll(b->pieces[0] | b->pieces[1]) > sh->egdb_pieces)
         return false;
+    // Rule 7.2.7 counts from when a lone king came to the long diagonal, which the databases
+    // do not know: such positions are searched, with the game's counter.
+    if (rules_diagonal_ending(b))
+        return false;
     int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
     if (v < 0)
         return false;
     w->tbhits++;
     int left = egdb_budget(v) - w->counters[ply].balance;
-    if ((!egdb_is_win(v) && !egdb_is_loss(v)) || left < 0)
+    if ((!egdb_is_win(v) && !egdb_is_loss(v)) || left < 0) {
         *score = 0;
-    else
-        *score = egdb_is_win(v) ? SCORE_EGDB + 8 * left - ply : -(SCORE_EGDB + 8 * left - ply);
+        return true;
+    }
+    int pieces = __builtin_popcountll(b->pieces[0] | b->pieces[1]);
+    int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
+    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
+    *score = egdb_is_win(v) ? s : -s;
     return true;
 }
 
