@@ -76,11 +76,11 @@ Engine *engine_new(void)
     // The databases at the default place (egdb/ beside the binary or under the data folder),
     // with no option; a refused file is said on stderr, the protocol's stdout stays clean.
     e->egdb_pieces = EGDB_PIECES_MAX;
-    char dir[4096], err[ENGINE_ERR_MAX];
-    if (engine_find_data("egdb", dir, sizeof dir) &&
-        !engine_set_egdb_path(e, dir, err, sizeof err))
-        fprintf(stderr, "damka: %s\n", err);
-    else if (err[0] && e->egdb)
+    // engine_set_egdb_path leaves a failure or a warning (one refused file) in err.
+    char dir[4096], err[ENGINE_ERR_MAX] = "";
+    if (engine_find_data("egdb", dir, sizeof dir))
+        engine_set_egdb_path(e, dir, err, sizeof err);
+    if (err[0])
         fprintf(stderr, "damka: %s\n", err);
     return e;
 }

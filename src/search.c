@@ -126,16 +126,17 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
 }
 
 
-// The endgame databases' score of a quiet position b at ply, under the game's counter (a
-// value past its budget is a draw), or false when b is not in them.
+// The endgame databases' score of b at ply, under the game's counter (a value past its budget
+// is a draw), or false when b is not in them or has a capture pending (those are searched on).
 static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
 {
     const SearchShared *sh = w->sh;
-    if (!sh->egdb || __builtin_popcountll(b->pieces[0] | b->pieces[1]) > sh->egdb_pieces)
+    int pieces = __builtin_popcountll(b->pieces[0] | b->pieces[1]);
+    if (!sh->egdb || pieces > sh->egdb_pieces)
         return false;
     // Rule 7.2.7 counts from when a lone king came to the long diagonal, which the databases
     // do not know: such positions are searched, with the game's counter.
-    if (rules_diagonal_ending(b))
+    if (rules_diagonal_ending(b) || movegen_has_capture(b))
         return false;
     int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
     if (v < 0)
@@ -146,7 +147,6 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
         *score = 0;
         return true;
     }
-    int pieces = __builtin_popcountll(b->pieces[0] | b->pieces[1]);
     int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
     Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
     *score = egdb_is_win(v) ? s : -s;
@@ -313,8 +313,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     // Step 3. Endgame databases: a quiet position of few enough pieces has its exact value
     // (under the game's counters). Positions with a capture pending are searched on.
     Score db;
-    if (w->sh->egdb && __builtin_popcountll(b->pieces[0] | b->pieces[1]) <= w->sh->egdb_pieces &&
-        !movegen_has_capture(b) && probe_egdb(w, b, ply, &db))
+    if (probe_egdb(w, b, ply, &db))
         return db;
 
     // Step 4. Moves; none means the side to move has lost.
