@@ -95,7 +95,7 @@ GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
 GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb test-run openings fuzz fuzz-run latency
 
 all: damka damka-match damka-egdb damka-datagen $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -222,6 +222,11 @@ test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damk
 	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
 	    EGDB_DIR=$(EGDB_TEST_DIR) $(BUILD)/check_damka
+
+# The tests that need the full databases (make egdb, or make egdb PIECES=6) in egdb/: the
+# textbook endings of 5 and 6 pieces.
+test-egdb: $(BUILD)/check_damka egdb-test-set
+	CK_RUN_SUITE=egdb EGDB_DIR=$(EGDB_TEST_DIR) EGDB_FULL_DIR=$(CURDIR)/egdb $(BUILD)/check_damka
 
 perft: damka
 	sh tools/perft_suite.sh ./damka 12

@@ -99,7 +99,9 @@ START_TEST(test_egdb_probe_matches_generator)
 }
 END_TEST
 
-// Known endings, each with the result theory gives it (for the side to move).
+// Known endings, each with the result theory gives it for the side to move and where it is
+// published. The positions of up to 4 pieces are checked in `make test` (the set it builds);
+// those of 5 and 6 by `make test-egdb`, on the full set `make egdb` (PIECES=6) writes in egdb/.
 static const struct {
     const char *fen, *what;
     int result; // 1 win, 0 draw, -1 loss
@@ -115,30 +117,75 @@ static const struct {
     {"B:WKc1,Ke1,Kg1:BKb2", "three kings against a lone king holding the long diagonal, it to "
                             "move: draw",
      0},
-    {"W:WKa1,Kc1,Ke1:BKf8", "Petrov's position (1827): three kings, one holding the long "
-                            "diagonal, catch the lone king within 15 moves",
+    {"W:WKa1,Kc1,Ke1:BKf8", "Petrov's position (A. D. Petrov, 1827): three kings, one holding "
+                            "the long diagonal, catch the lone king within 15 moves",
+     1},
+    {"W:WKa1,Kc1,Ke1:BKc7", "Timoneda's position (1635), the same kings against a king on c7: "
+                            "won",
+     1},
+    {"W:WKc3,Kd6,Ke3:BKd8", "Petrov's triangle itself (kings c3, d6, e3): the lone king is "
+                            "caught within the 15 moves",
      1},
     {"W:WKa1,Kb2,Kc3:BKh4", "three kings holding the long diagonal: a win within 15 moves", 1},
     {"B:WKa1,Kb2,Kc3:BKh4", "the same with the lone king to move: lost within 15 moves", -1},
     {"B:WKa1,Kb2,Kc3:BKe7", "three kings on the long diagonal, the lone king in the middle of "
                             "the board: lost",
      -1},
+    {"W:WKh2,b4,c3:BKg1", "Sargin's position (D. I. Sargin, 1891): two men cut off on the "
+                          "lower double diagonal a7-g1, White to move wins",
+     1},
+    {"B:WKh2,b4,c3:BKg1", "Sargin's position with Black to move: a draw", 0},
+    {"W:WKh2:Bf6,g5,h4", "a king cutting three men off on the upper double diagonal b8-h2 "
+                         "wins",
+     1},
+    {"W:WKf8:Ba5,b6,c7", "a king cutting three men off on the upper triple diagonal a3-f8 wins",
+     1},
+    {"W:WKa1:Bb4,c5,d6", "a king cutting three men off only on the long diagonal: one breaks "
+                         "through, a draw",
+     0},
+    {"W:WKh2:Bf6,g5,h4,h6", "one king against four men, cut off on the long diagonal: won", 1},
+    {"B:Wf4,g5,h4,h6:BKh8", "four men against a king on h8, the king to move: the men break "
+                            "through, a draw",
+     0},
 };
+
+// Checks the endings of THEORY that have more than `above` pieces and at most what the
+// databases in dir hold; returns how many it checked.
+static int check_theory(const char *dir, int above)
+{
+    char err[256];
+    Egdb *db = egdb_open(dir, 6, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    static EgdbCache cache;
+    int checked = 0;
+    for (int i = 0; i < (int)(sizeof THEORY / sizeof THEORY[0]); i++) {
+        Board b;
+        test_fen(THEORY[i].fen, &b);
+        int n = egdb_pieces(egdb_material_of(&b));
+        if (n <= above || n > egdb_max_pieces(db))
+            continue;
+        ck_assert(!movegen_has_capture(&b));
+        int v = egdb_probe(db, &b, &cache);
+        int got = egdb_is_win(v) ? 1 : egdb_is_loss(v) ? -1 : 0;
+        ck_assert_msg(got == THEORY[i].result, "%s (%s): value %d", THEORY[i].what,
+                      THEORY[i].fen, v);
+        checked++;
+    }
+    egdb_close(db);
+    return checked;
+}
 
 START_TEST(test_egdb_known_theory)
 {
-    char err[256];
-    Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
-    ck_assert_msg(db != NULL, "%s", err);
-    static EgdbCache cache;
-    Board b;
-    test_fen(THEORY[_i].fen, &b);
-    ck_assert(!movegen_has_capture(&b));
-    int v = egdb_probe(db, &b, &cache);
-    int got = egdb_is_win(v) ? 1 : egdb_is_loss(v) ? -1 : 0;
-    ck_assert_msg(got == THEORY[_i].result, "%s (%s): value %d", THEORY[_i].what, THEORY[_i].fen,
-                  v);
-    egdb_close(db);
+    // The test set holds up to 4 pieces: every ending of that size is checked.
+    ck_assert_int_eq(check_theory(egdb_dir(), 0), 18);
+}
+END_TEST
+
+START_TEST(test_egdb_known_theory_full)
+{
+    // The endings of 5 and 6 pieces, on the full set (make test-egdb).
+    ck_assert_int_eq(check_theory(getenv("EGDB_FULL_DIR"), 4), 2);
 }
 END_TEST
 
@@ -279,9 +326,15 @@ Suite *suite_egdb(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_egdb_index_round_trip);
     tcase_add_test(tc, test_egdb_probe_matches_generator);
-    tcase_add_loop_test(tc, test_egdb_known_theory, 0, (int)(sizeof THEORY / sizeof THEORY[0]));
+    tcase_add_test(tc, test_egdb_known_theory);
     tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
     tcase_add_test(tc, test_egdb_search_uses_it);
     suite_add_tcase(s, tc);
+    if (getenv("EGDB_FULL_DIR") != NULL) {
+        TCase *full = tcase_create("full-set");
+        tcase_set_timeout(full, 600);
+        tcase_add_test(full, test_egdb_known_theory_full);
+        suite_add_tcase(s, full);
+    }
     return s;
 }
