@@ -95,9 +95,9 @@ GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
 GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency
 
-all: damka damka-match damka-egdb damka-datagen $(if $(HAVE_MHD),damka-gui,gui-missing)
+all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
 
 # The endgame database generator (tools/egdb/) and the databases: `make egdb` builds every
 # balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
@@ -120,12 +120,47 @@ egdb: damka-egdb
 damka-datagen: $(BUILD)/damka-datagen FORCE
 	cp $< $@
 
-$(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(LIB)
+$(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+# The trainer (tools/train/): fits the evaluation's weights to those records.
+damka-train: $(BUILD)/damka-train FORCE
+	cp $< $@
+
+$(BUILD)/damka-train: $(BUILD)/train/train.o $(BUILD)/datagen/record.o $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/train/%.o: tools/train/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools/datagen -c -o $@ $<
 
 $(BUILD)/datagen/%.o: tools/datagen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# The evaluation's training pipeline (README, "Training the evaluation"): self-play data with
+# the engine as built (or with EVAL_FILE's weights), then the trainer, which writes the weights
+# file and the built-in weights' source. Resumable: datagen continues its file, and train only
+# reads. Round N's data goes to data/roundN.bin; the trainer reads every round up to N.
+ROUND       ?= 1
+DATA_GAMES  ?= 220000
+DATA_NODES  ?= 1000
+DATA_SEED   ?= $(ROUND)
+TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
+EVAL_FILE   ?=
+datagen: damka-datagen
+	@mkdir -p data
+	./damka-datagen --out data/round$(ROUND).bin --games $(DATA_GAMES) --threads 2 \
+	    --nodes $(DATA_NODES) --random-plies 4 --seed $(DATA_SEED) \
+	    $(if $(EVAL_FILE),--eval-file $(EVAL_FILE))
+
+train: damka-train
+	./damka-train $(foreach r,$(shell seq 1 $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \
+	    --threads 2 --out data/weights-round$(ROUND).bin --c-out src/eval_weights.c \
+	    | tee data/train-round$(ROUND).log
+
+tune: datagen
+	$(MAKE) train
 
 gui-missing:
 	@echo "note: damka-gui not built: it needs libmicrohttpd (make deps installs libmicrohttpd-dev)"
@@ -218,8 +253,9 @@ egdb-test-set:
 	build/release/damka-egdb --pieces 4 --dir $(EGDB_TEST_DIR) --verify
 
 test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
-          $(FAKE_ENGINES) egdb-test-set
+          $(BUILD)/damka-train $(FAKE_ENGINES) egdb-test-set
 	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
+	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
 	    EGDB_DIR=$(EGDB_TEST_DIR) $(BUILD)/check_damka
 
@@ -333,7 +369,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen
+	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
-                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d)
+                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d)

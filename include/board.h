@@ -60,4 +60,12 @@ int board_piece_at(const Board *b, Square s);
 
 bool board_equal(const Board *a, const Board *b);
 
+// The position whose pieces are given as square masks (bit s = numeric square s, so bit 0 is
+// square 1). False, leaving b untouched, when they overlap, a king is on no piece, or a man
+// stands on its promotion rank.
+bool board_set_squares(Board *b, uint32_t white, uint32_t black, uint32_t kings, Side side);
+
+// The square masks of b (the inverse of board_set_squares).
+void board_squares(const Board *b, uint32_t *white, uint32_t *black, uint32_t *kings);
+
 #endif

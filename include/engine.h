@@ -108,6 +108,9 @@ GameResult engine_game_result(const Engine *e);
 // Writes the evaluation of the current position and its terms, one per line.
 void engine_explain_eval(const Engine *e, FILE *out);
 
+// The static evaluation of the current position, for the side to move.
+int engine_static_eval(const Engine *e);
+
 // ---- Rules on any board (tools and bench) -------------------------------------------------------
 
 // The legal moves of b; returns their count.
@@ -171,6 +174,10 @@ MoveFormat engine_uci_format(const Engine *e);
 bool engine_set_hub_numbering(Engine *e, int64_t numbering);
 int64_t engine_hub_numbering(const Engine *e);
 MoveFormat engine_hub_format(const Engine *e);
+// Evaluation weights: a file written by damka-train ("" or "<empty>": the built-in ones). On
+// failure the current weights are kept and err says why in one line.
+bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen);
+void engine_eval_file(const Engine *e, char *buf, size_t len);
 // Endgame databases: the folder they are loaded from ("" or "<empty>": none). On success err
 // may hold a warning (a file of the folder refused, the rest loaded); on failure the previous
 // databases are kept and err says why.

@@ -1,13 +1,37 @@
 // SPDX-License-Identifier: MIT
 // Static evaluation in hundredths of a man, from the side to move's point of view.
+//
+// The evaluation is linear in its weights, so that a trainer fits them by logistic regression:
+// - a few named terms (material, advancement, structure, mobility, runaway men, kings), each a
+//   weight times a count for the side to move minus the same count for the opponent;
+// - pattern tables: the men on each of nine 4x4 windows of the board (corners at files and
+//   ranks 0, 2, 4; eight dark squares each: empty, own man or enemy man, 3^8 states) index a
+//   table of weights, an opening and an ending one blended by the number of men on the board.
+//   Each side's windows are read from its own side of the board (the board turned around for
+//   Black) and look up the same tables, so the evaluation is colour-symmetric by construction.
+// Known drawn endings (a lone king against one or two kings, or three when it holds the long
+// diagonal) are scaled toward 0 by draw_divisor, outside the linear part.
+//
+// Weights live in an EvalWeights: the built-in set is compiled in (src/eval_weights.c, written
+// by damka-train); eval_load_file reads another set, which each engine keeps for itself.
 #ifndef EVAL_H_INCLUDED
 #define EVAL_H_INCLUDED
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "types.h"
 
-// Every weight of the evaluation, named in one place for the tuner.
+enum {
+    EVAL_WINDOWS = 9,
+    EVAL_WINDOW_STATES = 6561, // 3^8
+    EVAL_PHASE_MAX = 24,       // men on the board at which only the opening table counts
+    EVAL_PARAMS_MAX = 32,
+    EVAL_ERR_MAX = 256,
+    EVAL_LIMIT = 20000,        // evaluations are clamped to +-EVAL_LIMIT, below every win score
+};
+
+// The named weights.
 typedef struct EvalParams {
     int man;              // material
     int king;
@@ -22,18 +46,45 @@ typedef struct EvalParams {
     int draw_divisor;     // known drawn endings are divided by this
 } EvalParams;
 
-// The weights the engine plays with (read-only after start-up unless a tuner sets them).
-extern EvalParams g_eval_params;
+typedef struct EvalWeights {
+    EvalParams params;
+    int16_t pattern[EVAL_WINDOWS][EVAL_WINDOW_STATES][2]; // [window][state][0 opening, 1 ending]
+} EvalWeights;
+
+// The weights compiled into the engine.
+extern const EvalWeights EVAL_BUILTIN;
 
 // Evaluation of b for the side to move.
-Score eval_evaluate(const Board *b);
+Score eval_evaluate(const EvalWeights *w, const Board *b);
 
 // Writes the evaluation and its terms, one per line, for the `eval` command.
-void eval_explain(const Board *b, FILE *out);
+void eval_explain(const EvalWeights *w, const Board *b, FILE *out);
 
-// Names of the tunable weights and access to them by name (for the tuner); false if unknown.
+// The tunable named weights (draw_divisor is not one: it is outside the linear part).
 int eval_param_count(void);
 const char *eval_param_name(int i);
-int *eval_param_ref(int i);
+int *eval_param_ref(EvalWeights *w, int i);
+
+// What the evaluation of b is made of, for the trainer: eval = sum over tunable weights i of
+// weight_i * base[i], plus for each window the pattern weights of state own[k] minus those of
+// enemy[k], blended as (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX;
+// then divided by draw_divisor when drawish.
+typedef struct EvalFeatures {
+    int base[EVAL_PARAMS_MAX];
+    uint16_t own[EVAL_WINDOWS];   // the side to move's window states
+    uint16_t enemy[EVAL_WINDOWS]; // the opponent's, read from its own side of the board
+    int phase;                    // men on the board, at most EVAL_PHASE_MAX
+    bool drawish;
+} EvalFeatures;
+
+void eval_features(const Board *b, EvalFeatures *f);
+
+// The weights file: 8 bytes "DAMKAEVW", u32 version (1), u32 number of named weights, u32
+// windows, u32 states, the named weights as i32 (in eval_param_name order, then
+// draw_divisor), the pattern tables as i16 ([window][state][phase]), and u64 FNV-1a of all
+// the bytes before it; little-endian. Reading checks every field, the size and the checksum;
+// on failure it returns false with one line in err and leaves *out unchanged.
+bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
+bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 
 #endif

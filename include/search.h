@@ -8,6 +8,7 @@
 
 #include "board.h"
 #include "egdb.h"
+#include "eval.h"
 #include "rules.h"
 #include "timeman.h"
 #include "tt.h"
@@ -82,6 +83,7 @@ typedef struct SearchShared {
     DrawCounters root_counters;
     const Key *history;       // keys of the game's earlier positions, oldest first
     int history_len;
+    const EvalWeights *eval;  // the evaluation's weights
     const Egdb *egdb;         // endgame databases (NULL: none)
     int egdb_pieces;          // probe positions of at most this many pieces
     SearchInfoFn on_info;

@@ -124,3 +124,42 @@ bool board_equal(const Board *a, const Board *b)
     return a->pieces[0] == b->pieces[0] && a->pieces[1] == b->pieces[1] &&
            a->kings == b->kings && a->side == b->side;
 }
+
+bool board_set_squares(Board *b, uint32_t white, uint32_t black, uint32_t kings, Side side)
+{
+    tables_init();
+    if ((white & black) || (kings & ~(white | black)))
+        return false;
+    Board n;
+    memset(&n, 0, sizeof n);
+    n.side = side;
+    for (Square s = 0; s < SQUARE_COUNT; s++) {
+        uint32_t bit = UINT32_C(1) << s;
+        if (white & bit)
+            n.pieces[SIDE_WHITE] |= g_square_bb[s];
+        if (black & bit)
+            n.pieces[SIDE_BLACK] |= g_square_bb[s];
+        if (kings & bit)
+            n.kings |= g_square_bb[s];
+    }
+    Bitboard men = (n.pieces[0] | n.pieces[1]) & ~n.kings;
+    if ((men & n.pieces[SIDE_WHITE] & BB_RANK8) || (men & n.pieces[SIDE_BLACK] & BB_RANK1))
+        return false;
+    n.key = board_compute_key(&n);
+    *b = n;
+    return true;
+}
+
+void board_squares(const Board *b, uint32_t *white, uint32_t *black, uint32_t *kings)
+{
+    *white = *black = *kings = 0;
+    for (Square s = 0; s < SQUARE_COUNT; s++) {
+        uint32_t bit = UINT32_C(1) << s;
+        if (b->pieces[SIDE_WHITE] & g_square_bb[s])
+            *white |= bit;
+        if (b->pieces[SIDE_BLACK] & g_square_bb[s])
+            *black |= bit;
+        if (b->kings & g_square_bb[s])
+            *kings |= bit;
+    }
+}

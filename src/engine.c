@@ -40,6 +40,8 @@ struct Engine {
     Egdb *egdb;                       // endgame databases (NULL: none)
     char egdb_path[4096];
     int egdb_pieces;                  // probe up to this many pieces
+    EvalWeights *eval_loaded;         // weights read from eval_path (NULL: the built-in ones)
+    char eval_path[4096];
 };
 
 enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
@@ -93,6 +95,7 @@ void engine_free(Engine *e)
     pool_destroy(&e->pool);
     tt_free(&e->tt);
     egdb_close(e->egdb);
+    free(e->eval_loaded);
     free(e);
 }
 
@@ -185,7 +188,52 @@ GameResult engine_game_result(const Engine *e)
     return rules_game_result(&e->board, e->counters, e->keys, e->nkeys);
 }
 
-void engine_explain_eval(const Engine *e, FILE *out) { eval_explain(&e->board, out); }
+static const EvalWeights *eval_weights(const Engine *e)
+{
+    return e->eval_loaded ? e->eval_loaded : &EVAL_BUILTIN;
+}
+
+void engine_explain_eval(const Engine *e, FILE *out)
+{
+    fprintf(out, "weights: %s\n", e->eval_loaded ? e->eval_path : "built-in");
+    eval_explain(eval_weights(e), &e->board, out);
+}
+
+int engine_static_eval(const Engine *e) { return eval_evaluate(eval_weights(e), &e->board); }
+
+bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
+{
+    engine_stop(e);
+    if (!path[0] || strcmp(path, "<empty>") == 0) {
+        free(e->eval_loaded);
+        e->eval_loaded = NULL;
+        e->eval_path[0] = '\0';
+        return true;
+    }
+    if (strlen(path) >= sizeof e->eval_path) {
+        snprintf(err, errlen, "EvalFile: path too long; keeping %s",
+                 e->eval_loaded ? e->eval_path : "the built-in weights");
+        return false;
+    }
+    EvalWeights *w = malloc(sizeof *w);
+    char why[EVAL_ERR_MAX];
+    if (!w || !eval_load_file(path, w, why, sizeof why)) {
+        snprintf(err, errlen, "EvalFile: %s; keeping %s", w ? why : "out of memory",
+                 e->eval_loaded ? e->eval_path : "the built-in weights");
+        free(w);
+        return false;
+    }
+    free(e->eval_loaded);
+    e->eval_loaded = w;
+    snprintf(e->eval_path, sizeof e->eval_path, "%s", path);
+    tt_clear(&e->tt, e->threads); // the stored evaluations were the old weights'
+    return true;
+}
+
+void engine_eval_file(const Engine *e, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", e->eval_loaded ? e->eval_path : "");
+}
 
 int engine_moves_of(const Board *b, MoveList *list) { return movegen_all(b, list); }
 
@@ -262,6 +310,7 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     atomic_store(&sh->nodes_used, 0);
     sh->root = e->board;
     sh->root_counters = e->counters;
+    sh->eval = eval_weights(e);
     sh->egdb = e->egdb;
     sh->egdb_pieces = e->egdb ? e->egdb_pieces : 0;
     sh->history = e->keys;

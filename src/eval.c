@@ -1,54 +1,91 @@
 // SPDX-License-Identifier: MIT
-// Owns the static evaluation: material, men's advancement and structure, mobility, runaway
-// men, kings on the long diagonal, and known drawn endings.
+// Owns the static evaluation: its named terms (material, men's advancement and structure,
+// mobility, runaway men, kings on the long diagonal), the pattern tables of the board's 4x4
+// windows, known drawn endings, and the weights file.
 #include "eval.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bitboard.h"
 #include "board.h"
 #include "tables.h"
 
-// First hand-set values; the king's worth (2.5 men) follows common Russian draughts practice
-// for flying kings and is to be tuned by matches.
-EvalParams g_eval_params = {
-    .man = 100,
-    .king = 250,
-    .adv = {0, 2, 4, 7, 11, 16, 24, 0},
-    .center = 6,
-    .edge = -4,
-    .back_guard = 8,
-    .mobility = 2,
-    .runaway = {0, 0, 0, 20, 35, 55, 80, 0},
-    .king_diagonal = 20,
-    .king_mobility = 1,
-    .draw_divisor = 16,
+// The named weights, in the order of the trainer and the weights file, each with the term of
+// `eval` it belongs to.
+enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, TERM_COUNT };
+static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance",  "structure",
+                                                   "mobility", "runaway", "kings"};
+enum {
+    F_MAN, F_KING, F_ADV1, F_ADV6 = F_ADV1 + 5, F_CENTER, F_EDGE, F_BACK, F_MOBILITY, F_RUN3,
+    F_RUN6 = F_RUN3 + 3, F_KING_DIAGONAL, F_KING_MOBILITY, F_COUNT
 };
 
 typedef struct NamedParam {
     const char *name;
-    int *ref;
+    size_t offset;
+    int term;
 } NamedParam;
 
-#define P(field) {#field, &g_eval_params.field}
-#define PA(field, i) {#field "[" #i "]", &g_eval_params.field[i]}
-static const NamedParam PARAMS[] = {
-    P(man), P(king), PA(adv, 1), PA(adv, 2), PA(adv, 3), PA(adv, 4), PA(adv, 5), PA(adv, 6),
-    P(center), P(edge), P(back_guard), P(mobility), PA(runaway, 3), PA(runaway, 4),
-    PA(runaway, 5), PA(runaway, 6), P(king_diagonal), P(king_mobility), P(draw_divisor),
+#define P(field, term) {#field, offsetof(EvalParams, field), term}
+#define PA(field, i, term) {#field "[" #i "]", offsetof(EvalParams, field) + (i) * sizeof(int), term}
+static const NamedParam PARAMS[F_COUNT] = {
+    P(man, T_MATERIAL),         P(king, T_MATERIAL),          PA(adv, 1, T_ADVANCE),
+    PA(adv, 2, T_ADVANCE),      PA(adv, 3, T_ADVANCE),        PA(adv, 4, T_ADVANCE),
+    PA(adv, 5, T_ADVANCE),      PA(adv, 6, T_ADVANCE),        P(center, T_STRUCTURE),
+    P(edge, T_STRUCTURE),       P(back_guard, T_STRUCTURE),   P(mobility, T_MOBILITY),
+    PA(runaway, 3, T_RUNAWAY),  PA(runaway, 4, T_RUNAWAY),    PA(runaway, 5, T_RUNAWAY),
+    PA(runaway, 6, T_RUNAWAY),  P(king_diagonal, T_KINGS),    P(king_mobility, T_KINGS),
 };
 #undef P
 #undef PA
+_Static_assert((int)F_COUNT <= (int)EVAL_PARAMS_MAX, "EvalFeatures.base holds every named weight");
 
-int eval_param_count(void) { return (int)(sizeof PARAMS / sizeof PARAMS[0]); }
+int eval_param_count(void) { return F_COUNT; }
 const char *eval_param_name(int i) { return PARAMS[i].name; }
-int *eval_param_ref(int i) { return PARAMS[i].ref; }
+int *eval_param_ref(EvalWeights *w, int i)
+{
+    return (int *)(void *)((char *)&w->params + PARAMS[i].offset);
+}
+static int param(const EvalWeights *w, int i)
+{
+    int v;
+    memcpy(&v, (const char *)&w->params + PARAMS[i].offset, sizeof v);
+    return v;
+}
 
-// Masks built once: the forward cone of each square for each side, central squares, etc.
+// Masks and tables built once: the forward cone of each square for each side, central
+// squares, and the window index of each 9-bit chunk of a bitboard.
 static Bitboard cone[2][BIT_COUNT];    // by bit, so the loop over men needs no square lookup
 static Bitboard rank_mask[2][8];        // [side][rank counted from that side]
 static Bitboard center_mask, edge_mask, back_rank[2], diagonal_mask;
+// Ranks 2k and 2k+1 are bits 9k..9k+8 of the padded layout (bit 9k+4 a ghost). A window with
+// its corner at file 2x and rank 2y covers the chunks y and y+1: window_part[x][half][chunk]
+// is the base-3 index of the men of that chunk inside the window, each counted as digit 1.
+static uint16_t window_part[3][2][512];
 static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
+
+static void build_windows(void)
+{
+    static const int pow3[8] = {1, 3, 9, 27, 81, 243, 729, 2187};
+    for (int x = 0; x < 3; x++)
+        for (int half = 0; half < 2; half++)
+            for (int c = 0; c < 512; c++) {
+                int idx = 0;
+                for (int j = 0; j < 9; j++) {
+                    if (j == 4 || !(c & (1 << j)))
+                        continue;
+                    int odd = j > 4, file = odd ? 2 * (j - 5) + 1 : 2 * j;
+                    int rel = half * 2 + odd, dx = file - 2 * x;
+                    if (dx >= 0 && dx < 4)
+                        idx += pow3[rel * 2 + (dx >> 1)];
+                }
+                window_part[x][half][c] = (uint16_t)idx;
+            }
+}
 
 static void build_masks(void)
 {
@@ -78,15 +115,36 @@ static void build_masks(void)
     }
     back_rank[SIDE_WHITE] = BB_RANK1;
     back_rank[SIDE_BLACK] = BB_RANK8;
+    build_windows();
 }
 
-enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, TERM_COUNT };
-static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance",  "structure",
-                                                   "mobility", "runaway", "kings"};
+// The board turned around (square (x, y) to (7 - x, 7 - y)): in the padded layout bit i goes
+// to bit 35 - i, and the ghosts to ghosts.
+static Bitboard turn_around(Bitboard b)
+{
+    b = __builtin_bswap64(b);
+    b = ((b >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((b & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    b = ((b >> 2) & 0x3333333333333333ULL) | ((b & 0x3333333333333333ULL) << 2);
+    b = ((b >> 1) & 0x5555555555555555ULL) | ((b & 0x5555555555555555ULL) << 1);
+    return b >> 28;
+}
 
-typedef struct Terms {
-    int v[TERM_COUNT];
-} Terms;
+// The window states of a side whose men are `own` and whose opponent's are `enemy`, both seen
+// from that side (its men moving up).
+static void window_states(Bitboard own, Bitboard enemy, uint16_t out[EVAL_WINDOWS])
+{
+    unsigned co[4], ce[4];
+    for (int k = 0; k < 4; k++) {
+        co[k] = (unsigned)(own >> (9 * k)) & 0x1FF;
+        ce[k] = (unsigned)(enemy >> (9 * k)) & 0x1FF;
+    }
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++) {
+            int a = window_part[x][0][co[y]] + window_part[x][1][co[y + 1]];
+            int e = window_part[x][0][ce[y]] + window_part[x][1][ce[y + 1]];
+            out[y * 3 + x] = (uint16_t)(a + 2 * e);
+        }
+}
 
 static int quiet_moves(const Board *b, Side s, int *king_moves)
 {
@@ -103,30 +161,31 @@ static int quiet_moves(const Board *b, Side s, int *king_moves)
     return n;
 }
 
-// Terms for side s (positive is good for s).
-static void side_terms(const Board *b, Side s, Terms *t)
+// Adds sign times the counts of side s to c.
+static void side_counts(const Board *b, Side s, int sign, int *c)
 {
-    const EvalParams *p = &g_eval_params;
     Side o = side_flip(s);
     Bitboard men = b->pieces[s] & ~b->kings, kings = b->pieces[s] & b->kings;
     Bitboard enemy = b->pieces[o], enemy_men = enemy & ~b->kings;
-    t->v[T_MATERIAL] += p->man * bb_count(men) + p->king * bb_count(kings);
+    c[F_MAN] += sign * bb_count(men);
+    c[F_KING] += sign * bb_count(kings);
     for (int r = 1; r < 7; r++)
-        t->v[T_ADVANCE] += p->adv[r] * bb_count(men & rank_mask[s][r]);
+        c[F_ADV1 + r - 1] += sign * bb_count(men & rank_mask[s][r]);
     // A man whose whole path is free of enemy pieces promotes unless a king comes.
     if (!(enemy & b->kings))
         for (int r = 3; r < 7; r++)
             for (Bitboard m = men & rank_mask[s][r]; m; m = bb_pop(m))
                 if (!(cone[s][bb_lsb(m)] & enemy))
-                    t->v[T_RUNAWAY] += p->runaway[r];
-    t->v[T_STRUCTURE] += p->center * bb_count(men & center_mask) + p->edge * bb_count(men & edge_mask);
+                    c[F_RUN3 + r - 3] += sign;
+    c[F_CENTER] += sign * bb_count(men & center_mask);
+    c[F_EDGE] += sign * bb_count(men & edge_mask);
     if (enemy_men)
-        t->v[T_STRUCTURE] += p->back_guard * bb_count(men & back_rank[s]);
+        c[F_BACK] += sign * bb_count(men & back_rank[s]);
     int king_moves;
-    t->v[T_MOBILITY] += p->mobility * quiet_moves(b, s, &king_moves);
-    t->v[T_KINGS] += p->king_mobility * king_moves;
+    c[F_MOBILITY] += sign * quiet_moves(b, s, &king_moves);
+    c[F_KING_MOBILITY] += sign * king_moves;
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
-        t->v[T_KINGS] += p->king_diagonal;
+        c[F_KING_DIAGONAL] += sign;
 }
 
 // Known drawn endings: a lone king against one or two kings, or against three kings when it
@@ -147,35 +206,194 @@ static bool is_drawish(const Board *b)
     return false;
 }
 
-static Score evaluate_terms(const Board *b, Terms *us, Terms *them)
+void eval_features(const Board *b, EvalFeatures *f)
 {
     pthread_once(&masks_once, build_masks);
-    *us = (Terms){0};
-    *them = (Terms){0};
-    side_terms(b, b->side, us);
-    side_terms(b, side_flip(b->side), them);
+    memset(f->base, 0, sizeof f->base);
+    Side us = b->side, them = side_flip(us);
+    side_counts(b, us, 1, f->base);
+    side_counts(b, them, -1, f->base);
+    Bitboard wm = b->pieces[SIDE_WHITE] & ~b->kings, bm = b->pieces[SIDE_BLACK] & ~b->kings;
+    uint16_t *own = f->own, *enemy = f->enemy;
+    if (us == SIDE_BLACK)
+        own = f->enemy, enemy = f->own;
+    window_states(wm, bm, own);
+    window_states(turn_around(bm), turn_around(wm), enemy);
+    int men = bb_count(wm | bm);
+    f->phase = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
+    f->drawish = is_drawish(b);
+}
+
+// The pattern part of the evaluation (before the draw scaling).
+static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
+{
+    int opening = 0, ending = 0;
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        opening += w->pattern[k][f->own[k]][0] - w->pattern[k][f->enemy[k]][0];
+        ending += w->pattern[k][f->own[k]][1] - w->pattern[k][f->enemy[k]][1];
+    }
+    return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX;
+}
+
+static int scaled(const EvalWeights *w, const EvalFeatures *f, int total)
+{
+    if (!f->drawish)
+        return total;
+    return total / (w->params.draw_divisor > 0 ? w->params.draw_divisor : 1);
+}
+
+Score eval_evaluate(const EvalWeights *w, const Board *b)
+{
+    EvalFeatures f;
+    eval_features(b, &f);
+    int total = pattern_score(w, &f);
+    for (int i = 0; i < F_COUNT; i++)
+        total += param(w, i) * f.base[i];
+    total = scaled(w, &f, total);
+    return (Score)(total > EVAL_LIMIT ? EVAL_LIMIT : total < -EVAL_LIMIT ? -EVAL_LIMIT : total);
+}
+
+void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
+{
+    EvalFeatures f;
+    eval_features(b, &f);
+    // The named terms of each side: its counts alone, with the other side's taken out.
+    int us[TERM_COUNT] = {0}, them[TERM_COUNT] = {0};
+    int cu[EVAL_PARAMS_MAX] = {0}, ct[EVAL_PARAMS_MAX] = {0};
+    side_counts(b, b->side, 1, cu);
+    side_counts(b, side_flip(b->side), 1, ct);
+    for (int i = 0; i < F_COUNT; i++) {
+        us[PARAMS[i].term] += param(w, i) * cu[i];
+        them[PARAMS[i].term] += param(w, i) * ct[i];
+    }
     int total = 0;
-    for (int i = 0; i < TERM_COUNT; i++)
-        total += us->v[i] - them->v[i];
-    if (is_drawish(b))
-        total /= g_eval_params.draw_divisor > 0 ? g_eval_params.draw_divisor : 1;
-    return (Score)total;
-}
-
-Score eval_evaluate(const Board *b)
-{
-    Terms us, them;
-    return evaluate_terms(b, &us, &them);
-}
-
-void eval_explain(const Board *b, FILE *out)
-{
-    Terms us, them;
-    Score total = evaluate_terms(b, &us, &them);
     fprintf(out, "term        side-to-move  opponent  difference\n");
-    for (int i = 0; i < TERM_COUNT; i++)
-        fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us.v[i], them.v[i],
-                us.v[i] - them.v[i]);
-    fprintf(out, "drawn ending: %s\n", is_drawish(b) ? "yes (scaled toward 0)" : "no");
-    fprintf(out, "total: %d (side to move)\n", total);
+    for (int i = 0; i < TERM_COUNT; i++) {
+        fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
+        total += us[i] - them[i];
+    }
+    int pat = pattern_score(w, &f);
+    fprintf(out, "%-11s %12s %9s %11d (9 windows, %d men: %d/%d opening)\n", "patterns", "", "",
+            pat, f.phase, f.phase, EVAL_PHASE_MAX);
+    fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
+    fprintf(out, "total: %d (side to move)\n", scaled(w, &f, total + pat));
+}
+
+// ---- The weights file ------------------------------------------------------------------------
+
+enum {
+    FILE_VERSION = 1,
+    FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
+    FILE_HEADER = 8 + 4 * 4,
+    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2 + 8,
+    PARAM_LIMIT = 100000,
+};
+static const char FILE_MAGIC[8] = {'D', 'A', 'M', 'K', 'A', 'E', 'V', 'W'};
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+static void put_le(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static int named_value(const EvalWeights *w, int i)
+{
+    return i < F_COUNT ? param(w, i) : w->params.draw_divisor;
+}
+
+bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen)
+{
+    uint8_t *buf = malloc(FILE_BYTES), *p = buf;
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    memcpy(p, FILE_MAGIC, 8), p += 8;
+    static const uint32_t head[4] = {FILE_VERSION, FILE_NAMED, EVAL_WINDOWS, EVAL_WINDOW_STATES};
+    for (int i = 0; i < 4; i++, p += 4)
+        put_le(p, head[i], 4);
+    for (int i = 0; i < FILE_NAMED; i++, p += 4)
+        put_le(p, (uint32_t)named_value(w, i), 4);
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+            for (int ph = 0; ph < 2; ph++, p += 2)
+                put_le(p, (uint16_t)w->pattern[k][s][ph], 2);
+    put_le(p, fnv1a(buf, (size_t)(p - buf)), 8);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(buf);
+    return ok;
+}
+
+bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return false;
+    }
+    uint8_t *buf = malloc(FILE_BYTES + 1);
+    EvalWeights *w = malloc(sizeof *w);
+    size_t n = buf ? fread(buf, 1, FILE_BYTES + 1, f) : 0;
+    fclose(f);
+    const char *why = NULL;
+    if (!buf || !w)
+        why = "out of memory";
+    else if (n >= 8 && memcmp(buf, FILE_MAGIC, 8) != 0)
+        why = "not a Damka weights file";
+    else if (n != FILE_BYTES)
+        why = "wrong size (truncated, or another layout)";
+    else if (get_le(buf + 8, 4) != FILE_VERSION)
+        why = "another version";
+    else if (get_le(buf + 12, 4) != FILE_NAMED || get_le(buf + 16, 4) != EVAL_WINDOWS ||
+             get_le(buf + 20, 4) != EVAL_WINDOW_STATES)
+        why = "another layout of weights";
+    else if (get_le(buf + FILE_BYTES - 8, 8) != fnv1a(buf, FILE_BYTES - 8))
+        why = "checksum mismatch (corrupt)";
+    if (!why) {
+        memset(w, 0, sizeof *w);
+        const uint8_t *p = buf + FILE_HEADER;
+        for (int i = 0; i < FILE_NAMED && !why; i++, p += 4) {
+            int v = (int)(int32_t)(uint32_t)get_le(p, 4);
+            if (v < -PARAM_LIMIT || v > PARAM_LIMIT)
+                why = "a named weight out of range";
+            else if (i < F_COUNT)
+                *eval_param_ref(w, i) = v;
+            else if (v < 1)
+                why = "draw_divisor must be at least 1";
+            else
+                w->params.draw_divisor = v;
+        }
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                for (int ph = 0; ph < 2; ph++, p += 2)
+                    w->pattern[k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
+    }
+    if (why)
+        snprintf(err, errlen, "%s: %s", path, why);
+    else
+        memcpy(out, w, sizeof *w);
+    free(buf);
+    free(w);
+    return why == NULL;
 }

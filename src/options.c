@@ -41,6 +41,8 @@ static const Option OPTIONS[] = {
      .get = engine_move_style},
     {.name = {"EGDBPath", "egdb-path"}, .type = OPTION_STRING, .apply_text = engine_set_egdb_path,
      .get_text = engine_egdb_path},
+    {.name = {"EvalFile", "eval-file"}, .type = OPTION_STRING, .apply_text = engine_set_eval_file,
+     .get_text = engine_eval_file},
     {.name = {NULL, "square-numbering"}, .type = OPTION_COMBO, .max = 1, .choices = {"b8", "a1"},
      .apply = engine_set_hub_numbering, .get = engine_hub_numbering},
     {.name = {NULL, "tt-size"}, .type = OPTION_SPIN, .min = 16, .max = 32, .def = 22,

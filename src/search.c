@@ -232,14 +232,14 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     if (stopped(w))
         return 0;
     if (ply >= MAX_PLY - 1)
-        return eval_evaluate(b);
+        return eval_evaluate(w->sh->eval, b);
 
     bool capture = movegen_has_capture(b);
     Score best = -SCORE_INF;
     if (!capture && probe_egdb(w, b, ply, &best))
         return best; // once the captures have resolved, the databases know the rest
     if (!capture) {
-        best = eval_evaluate(b);
+        best = eval_evaluate(w->sh->eval, b);
         if (best >= beta || qply > 0 || !movegen_opponent_has_capture(b))
             return best;
         if (best > alpha)
@@ -291,7 +291,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     if (is_draw(w, b, ply))
         return 0;
     if (ply >= MAX_PLY - 1)
-        return eval_evaluate(b);
+        return eval_evaluate(w->sh->eval, b);
     if (alpha < -SCORE_WIN + ply)
         alpha = -SCORE_WIN + ply;
     if (beta > SCORE_WIN - ply - 1)
@@ -331,7 +331,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     bool quiet = !list.moves[0].captured;
     Score ev = EVAL_NONE;
     if (quiet)
-        ev = tt_hit && tt.eval != EVAL_NONE ? tt.eval : eval_evaluate(b);
+        ev = tt_hit && tt.eval != EVAL_NONE ? tt.eval : eval_evaluate(w->sh->eval, b);
     w->evals[ply] = ev;
     bool improving = ev != EVAL_NONE && ply >= 2 &&
                      (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);

@@ -16,6 +16,7 @@ int main(void)
     srunner_add_suite(sr, suite_protocol());
     srunner_add_suite(sr, suite_gui());
     srunner_add_suite(sr, suite_egdb());
+    srunner_add_suite(sr, suite_eval());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -184,8 +184,8 @@ START_TEST(test_eval_colour_flip_symmetry)
         for (int ply = 0; ply < 150; ply++) {
             Board m;
             board_mirror(&b, &m);
-            ck_assert_msg(eval_evaluate(&b) == eval_evaluate(&m), "eval %d vs mirrored %d",
-                          eval_evaluate(&b), eval_evaluate(&m));
+            ck_assert_msg(eval_evaluate(&EVAL_BUILTIN, &b) == eval_evaluate(&EVAL_BUILTIN, &m), "eval %d vs mirrored %d",
+                          eval_evaluate(&EVAL_BUILTIN, &b), eval_evaluate(&EVAL_BUILTIN, &m));
             checked++;
             MoveList list;
             int n = movegen_all(&b, &list);
@@ -202,11 +202,11 @@ START_TEST(test_eval_drawn_endings_near_zero)
 {
     Board b;
     test_fen("W:WK1,K2:BK20", &b);
-    ck_assert_int_lt(abs(eval_evaluate(&b)), 40);
+    ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 40);
     test_fen("W:WK1,K2,K3:BK22", &b); // lone king on the long diagonal
-    ck_assert_int_lt(abs(eval_evaluate(&b)), 60);
+    ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 60);
     test_fen("W:WK1,K2,K3:BK20", &b); // off the diagonal: a real advantage
-    ck_assert_int_gt(eval_evaluate(&b), 300);
+    ck_assert_int_gt(eval_evaluate(&EVAL_BUILTIN, &b), 300);
 }
 END_TEST
 

@@ -99,7 +99,7 @@ START_TEST(test_uci_handshake)
     next_line(&p, "id author");
     const char *options[] = {"Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
                              "Clear Hash", "UCI_Variant", "UCI_AnalyseMode", "MoveFormat",
-                             "EGDBPath"};
+                             "EGDBPath", "EvalFile"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const char *l = next_line(&p, "option name ");
         ck_assert_msg(strncmp(l + 12, options[i], strlen(options[i])) == 0, "%s", l);

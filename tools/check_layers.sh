@@ -5,10 +5,11 @@
 #   never include each other: uci and hub, say);
 # - in tools/, a file includes only the engine facade, the text and value types it hands out
 #   (engine, notation, board, rules, types), the endgame databases' index and files (egdb:
-#   for the generator) and the tools' own headers.
+#   for the generator), the evaluation's features and weights (eval: for the trainer) and the
+#   tools' own headers.
 # Prints each violation; exits 1 if any.
 layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb|movepick timeman|search_worker|search|report|pool|book|engine|options|protocol|bench|uci hub|main"
-tool_allowed="engine egdb notation board rules types"
+tool_allowed="engine egdb eval notation board rules types"
 layer() {
     i=0
     IFS='|'

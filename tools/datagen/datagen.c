@@ -6,11 +6,7 @@
 // search's score and, once the game is over, its result; a position seen before (any game,
 // any thread, any earlier run on the same file) is not written again.
 //
-// Record (16 bytes, little-endian), appended to FILE:
-//   u32 white pieces, u32 black pieces, u32 kings: bit s = numeric square s + 1 (bit 0 = 1, b8)
-//   u8  side to move (0 White, 1 Black)
-//   i8  result for the side to move: 1 win, 0 draw, -1 loss
-//   i16 search score for the side to move, centi-men (clamped to +-3000; wins are +-3000)
+// Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
 // read back into the set of positions seen, and the next game is the one after.
 #include <errno.h>
@@ -22,11 +18,9 @@
 #include <time.h>
 
 #include "engine.h"
-#include "notation.h"
+#include "record.h"
 
 enum {
-    RECORD_BYTES = 16,
-    SCORE_CLAMP = 3000,
     GAME_PLIES_MAX = 400,  // a game this long is scored a draw
     OPENINGS_MAX = 4096,
     THREADS_MAX = 64,
@@ -40,6 +34,7 @@ typedef struct Config {
     int random_plies;
     uint64_t seed;
     const char *out;
+    const char *eval_file; // weights the engines play with (NULL: the built-in ones)
     char openings[OPENINGS_MAX][128];
     int nopenings;
 } Config;
@@ -87,54 +82,6 @@ static bool first_time(Shared *sh, uint64_t key)
                 return false;
         }
     }
-}
-
-// A record's pieces as square masks.
-static void encode(const Board *b, int result, int score, uint8_t *r)
-{
-    uint32_t w = 0, bl = 0, k = 0;
-    for (Square s = 0; s < SQUARE_COUNT; s++) {
-        int p = board_piece_at(b, s); // 1 w, 2 b, 3 W, 4 B
-        if (p == 1 || p == 3)
-            w |= 1u << s;
-        if (p == 2 || p == 4)
-            bl |= 1u << s;
-        if (p >= 3)
-            k |= 1u << s;
-    }
-    uint32_t v[3] = {w, bl, k};
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++)
-            r[4 * i + j] = (uint8_t)(v[i] >> (8 * j));
-    r[12] = (uint8_t)b->side;
-    r[13] = (uint8_t)(int8_t)result;
-    int16_t sc = (int16_t)(score > SCORE_CLAMP ? SCORE_CLAMP : score < -SCORE_CLAMP ? -SCORE_CLAMP : score);
-    r[14] = (uint8_t)((uint16_t)sc & 0xFF);
-    r[15] = (uint8_t)((uint16_t)sc >> 8);
-}
-
-// The board of a record (for reading a file back).
-static void decode(const uint8_t *r, Board *b)
-{
-    uint32_t v[3];
-    for (int i = 0; i < 3; i++)
-        v[i] = (uint32_t)r[4 * i] | (uint32_t)r[4 * i + 1] << 8 | (uint32_t)r[4 * i + 2] << 16 |
-               (uint32_t)r[4 * i + 3] << 24;
-    char fen[FEN_MAX], err[128];
-    size_t n = (size_t)snprintf(fen, sizeof fen, "%c:W", r[12] ? 'B' : 'W');
-    for (int side = 0; side < 2; side++) {
-        if (side)
-            n += (size_t)snprintf(fen + n, sizeof fen - n, ":B");
-        bool first = true;
-        for (int s = 0; s < SQUARE_COUNT; s++)
-            if (v[side] & (1u << s)) {
-                n += (size_t)snprintf(fen + n, sizeof fen - n, "%s%s%d", first ? "" : ",",
-                                      (v[2] & (1u << s)) ? "K" : "", s + 1);
-                first = false;
-            }
-    }
-    if (!notation_parse_fen(fen, b, err, sizeof err))
-        board_start(b);
 }
 
 typedef struct Sample {
@@ -189,7 +136,7 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
             break;
         const Board *b = engine_board(e);
         if (engine_is_quiet(b) && nsamples < GAME_PLIES_MAX) {
-            int score = engine_win_plies(res.score) ? (res.score > 0 ? SCORE_CLAMP : -SCORE_CLAMP)
+            int score = engine_win_plies(res.score) ? (res.score > 0 ? RECORD_SCORE_CLAMP : -RECORD_SCORE_CLAMP)
                                                     : res.score;
             samples[nsamples].board = *b;
             samples[nsamples++].score = score;
@@ -206,7 +153,7 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
             continue;
         }
         int res = b->side == SIDE_WHITE ? result_white : -result_white;
-        encode(b, res, samples[i].score, rec);
+        record_encode(b, res, samples[i].score, rec);
         fwrite(rec, 1, RECORD_BYTES, sh->out);
         atomic_fetch_add(&sh->written, 1);
     }
@@ -230,12 +177,20 @@ static void *worker(void *arg)
     Engine *e = engine_new();
     Sample *samples = malloc(GAME_PLIES_MAX * sizeof *samples);
     char err[ENGINE_ERR_MAX];
-    if (!e || !samples || !engine_set_hash(e, 16)) {
+    // A small table: searches of a few thousand nodes fill a fraction of 1 MB, and each game
+    // clears it (a 16 MB one cost 7% of the run in clearing).
+    if (!e || !samples || !engine_set_hash(e, 1)) {
         engine_free(e);
         free(samples);
         return NULL;
     }
     engine_set_egdb_path(e, "", err, sizeof err); // the evaluation's data, not the databases'
+    if (sh->cfg->eval_file && !engine_set_eval_file(e, sh->cfg->eval_file, err, sizeof err)) {
+        fprintf(stderr, "damka-datagen: %s\n", err);
+        engine_free(e);
+        free(samples);
+        return NULL;
+    }
     for (long g; (g = atomic_fetch_add(&sh->next_game, 1)) < sh->cfg->games;) {
         play_game(sh, e, g, samples);
         long done = atomic_fetch_add(&sh->games_done, 1) + 1;
@@ -284,7 +239,8 @@ static void usage(void)
     fprintf(stderr, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
                     "[--nodes N (2000)]\n"
                     "       [--random-plies R (4)] [--seed S (1)] [--openings FILE "
-                    "(openings/4ply-balanced.txt)]\n");
+                    "(openings/4ply-balanced.txt)]\n"
+                    "       [--eval-file WEIGHTS (the built-in ones)]\n");
 }
 
 int main(int argc, char **argv)
@@ -301,6 +257,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(argv[i], "--out") == 0)
             c.out = v;
+        else if (strcmp(argv[i], "--eval-file") == 0)
+            c.eval_file = v;
         else if (strcmp(argv[i], "--openings") == 0)
             openings = v;
         else if (strcmp(argv[i], "--games") == 0)
@@ -345,7 +303,12 @@ int main(int argc, char **argv)
         uint8_t rec[RECORD_BYTES];
         while (fread(rec, 1, RECORD_BYTES, old) == RECORD_BYTES) {
             Board b;
-            decode(rec, &b);
+            int result, score;
+            if (!record_decode(rec, &b, &result, &score)) {
+                fprintf(stderr, "damka-datagen: %s: record %llu is not a position\n", c.out,
+                        (unsigned long long)kept);
+                return 1;
+            }
             first_time(&sh, b.key);
             kept++;
         }

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+// Tests of the learned evaluation: its pattern windows against a square-by-square reading,
+// colour symmetry with any weights, the features the trainer fits reproducing the evaluation,
+// the weights file, the trainer (damka-train on the small sample in tests/data), and EvalFile.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "engine.h"
+#include "eval.h"
+#include "movegen.h"
+#include "tables.h"
+#include "test_suites.h"
+
+// Weights with every pattern entry random (|w| < 64) and the named weights as built in.
+static EvalWeights *random_weights(uint64_t seed)
+{
+    EvalWeights *w = malloc(sizeof *w);
+    ck_assert(w != NULL);
+    *w = EVAL_BUILTIN;
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+            for (int p = 0; p < 2; p++)
+                w->pattern[k][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+    return w;
+}
+
+// Plays random games from the start, calling fn on every position until it returns false.
+static int random_positions(uint64_t seed, int games, bool (*fn)(const Board *, void *), void *ctx)
+{
+    int seen = 0;
+    for (int g = 0; g < games; g++) {
+        Board b;
+        board_start(&b);
+        for (int ply = 0; ply < 150; ply++) {
+            if (!fn(&b, ctx))
+                return seen;
+            seen++;
+            MoveList list;
+            int n = movegen_all(&b, &list);
+            if (n == 0)
+                break;
+            board_play(&b, &list.moves[test_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    return seen;
+}
+
+// The state of window (wx, wy) for side s, read square by square: digit 2 * rank-in-window +
+// k is the k-th dark square of that rank from the left, seen from s's side of the board.
+static int reference_state(const Board *b, Side s, int wx, int wy)
+{
+    int idx = 0, pow3 = 1;
+    for (int r = 0; r < 4; r++)
+        for (int k = 0; k < 2; k++, pow3 *= 3) {
+            int x = 2 * wx + 2 * k + (r & 1), y = 2 * wy + r;
+            if (s == SIDE_BLACK)
+                x = 7 - x, y = 7 - y;
+            int p = board_piece_at(b, tables_square_at(x, y)); // 1 w, 2 b, 3 W, 4 B
+            bool own_man = p == (s == SIDE_WHITE ? 1 : 2), enemy_man = p == (s == SIDE_WHITE ? 2 : 1);
+            idx += pow3 * (own_man ? 1 : enemy_man ? 2 : 0);
+        }
+    return idx;
+}
+
+static bool check_windows(const Board *b, void *ctx)
+{
+    (void)ctx;
+    EvalFeatures f;
+    eval_features(b, &f);
+    for (int wy = 0; wy < 3; wy++)
+        for (int wx = 0; wx < 3; wx++) {
+            int k = wy * 3 + wx;
+            ck_assert_int_eq(f.own[k], reference_state(b, b->side, wx, wy));
+            ck_assert_int_eq(f.enemy[k], reference_state(b, side_flip(b->side), wx, wy));
+        }
+    return true;
+}
+
+START_TEST(test_eval_windows_match_squares)
+{
+    tables_init();
+    ck_assert_int_gt(random_positions(5, 100, check_windows, NULL), 4000);
+}
+END_TEST
+
+typedef struct SymCtx {
+    const EvalWeights *w;
+    int differs; // positions where the patterns changed the score
+} SymCtx;
+
+static bool check_symmetry(const Board *b, void *ctx)
+{
+    SymCtx *c = ctx;
+    Board m;
+    board_mirror(b, &m);
+    int v = eval_evaluate(c->w, b), vm = eval_evaluate(c->w, &m);
+    ck_assert_msg(v == vm, "eval %d vs mirrored %d", v, vm);
+    c->differs += v != eval_evaluate(&EVAL_BUILTIN, b);
+    return true;
+}
+
+START_TEST(test_eval_colour_symmetric_any_weights)
+{
+    // With random pattern weights (so that every table entry matters), a position and its
+    // colour-flipped mirror score the same.
+    EvalWeights *w = random_weights(77);
+    SymCtx c = {.w = w};
+    int n = random_positions(9, 120, check_symmetry, &c);
+    ck_assert_int_gt(n, 5000);
+    ck_assert_int_gt(c.differs, n / 2);
+    free(w);
+}
+END_TEST
+
+typedef struct LinCtx {
+    const EvalWeights *w;
+    int pattern_mattered;
+} LinCtx;
+
+static bool check_linear(const Board *b, void *ctx)
+{
+    LinCtx *c = ctx;
+    EvalFeatures f;
+    eval_features(b, &f);
+    EvalWeights copy = *c->w;
+    int named = 0;
+    for (int i = 0; i < eval_param_count(); i++)
+        named += *eval_param_ref(&copy, i) * f.base[i];
+    int opening = 0, ending = 0;
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        opening += c->w->pattern[k][f.own[k]][0] - c->w->pattern[k][f.enemy[k]][0];
+        ending += c->w->pattern[k][f.own[k]][1] - c->w->pattern[k][f.enemy[k]][1];
+    }
+    int pattern = (opening * f.phase + ending * (EVAL_PHASE_MAX - f.phase)) / EVAL_PHASE_MAX;
+    int total = named + pattern;
+    if (f.drawish)
+        total /= c->w->params.draw_divisor;
+    ck_assert_int_eq(eval_evaluate(c->w, b), total);
+    c->pattern_mattered += pattern != 0;
+    return true;
+}
+
+START_TEST(test_eval_features_reproduce_eval)
+{
+    // What the trainer fits (the features) gives back the engine's evaluation exactly.
+    EvalWeights *w = random_weights(123);
+    LinCtx c = {.w = w};
+    int n = random_positions(21, 100, check_linear, &c);
+    ck_assert_int_gt(n, 4000);
+    ck_assert_int_gt(c.pattern_mattered, n / 2);
+    free(w);
+}
+END_TEST
+
+static void temp_path(char *buf, size_t len, const char *what)
+{
+    snprintf(buf, len, "/tmp/damka-test-%ld-%s", (long)getpid(), what);
+}
+
+static long file_bytes(const char *path, uint8_t *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    long n = (long)fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+static void write_bytes(const char *path, const uint8_t *buf, long n)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert(f != NULL);
+    ck_assert_int_eq((long)fwrite(buf, 1, (size_t)n, f), n);
+    fclose(f);
+}
+
+START_TEST(test_eval_file_round_trip_and_refusals)
+{
+    char path[256], bad[256], err[EVAL_ERR_MAX];
+    temp_path(path, sizeof path, "w.bin");
+    temp_path(bad, sizeof bad, "bad.bin");
+    EvalWeights *w = random_weights(5), *r = malloc(sizeof *r), *keep = malloc(sizeof *keep);
+    ck_assert(r && keep);
+    ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
+    memset(r, 0, sizeof *r);
+    ck_assert_msg(eval_load_file(path, r, err, sizeof err), "%s", err);
+    ck_assert(memcmp(r, w, sizeof *w) == 0);
+    // Damaged copies are refused with a reason and leave the weights as they were.
+    static uint8_t buf[1 << 19];
+    long n = file_bytes(path, buf, sizeof buf);
+    ck_assert_int_gt(n, 200000);
+    static const struct {
+        int how;
+        const char *why;
+    } cases[] = {{0, "checksum"}, {1, "wrong size"}, {2, "not a Damka"}, {3, "wrong size"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        static uint8_t copy[1 << 19];
+        memcpy(copy, buf, (size_t)n);
+        long m = n;
+        if (cases[i].how == 0)
+            copy[n / 2] ^= 0x40;
+        else if (cases[i].how == 1)
+            m = n - 10;
+        else if (cases[i].how == 2)
+            copy[0] = 'X';
+        else
+            m = 100;
+        write_bytes(bad, copy, m);
+        memcpy(keep, r, sizeof *r);
+        ck_assert(!eval_load_file(bad, r, err, sizeof err));
+        ck_assert_msg(strstr(err, cases[i].why) != NULL, "case %zu: %s", i, err);
+        ck_assert(strchr(err, '\n') == NULL);
+        ck_assert(memcmp(keep, r, sizeof *r) == 0);
+    }
+    ck_assert(!eval_load_file("/nonexistent/weights", r, err, sizeof err));
+    unlink(path);
+    unlink(bad);
+    free(w), free(r), free(keep);
+}
+END_TEST
+
+static double loss_at(const char *out, const char *prefix)
+{
+    const char *p = strstr(out, prefix);
+    ck_assert_msg(p != NULL, "no '%s' in the trainer's output:\n%s", prefix, out);
+    p = strstr(p, "training loss ");
+    ck_assert(p != NULL);
+    return atof(p + strlen("training loss "));
+}
+
+START_TEST(test_trainer_lowers_loss_and_weights_load_back)
+{
+    const char *train = getenv("DAMKA_TRAIN"), *data = getenv("TRAIN_SAMPLE");
+    ck_assert_msg(train && data, "DAMKA_TRAIN and TRAIN_SAMPLE are set by make test");
+    char path[256], again[256], cmd[1024], err[ENGINE_ERR_MAX];
+    temp_path(path, sizeof path, "trained.bin");
+    temp_path(again, sizeof again, "again.bin");
+    snprintf(cmd, sizeof cmd, "%s --data %s --epochs 8 --batch 256 --threads 2 --out %s 2>&1",
+             train, data, path);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    static char out[1 << 16];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    double before = loss_at(out, "epoch 0:"), after = loss_at(out, "epoch 8:");
+    ck_assert_msg(after < before - 0.01, "loss %f -> %f", before, after);
+    // The file loads, and written again it is the same bytes.
+    EvalWeights *w = malloc(sizeof *w);
+    ck_assert(w != NULL);
+    ck_assert_msg(eval_load_file(path, w, err, sizeof err), "%s", err);
+    ck_assert_msg(eval_save_file(again, w, err, sizeof err), "%s", err);
+    static uint8_t a[1 << 19], b[1 << 19];
+    long na = file_bytes(path, a, sizeof a), nb = file_bytes(again, b, sizeof b);
+    ck_assert_int_eq(na, nb);
+    ck_assert(memcmp(a, b, (size_t)na) == 0);
+    // The engine plays with them (EvalFile), keeps them on a bad file, and goes back.
+    Engine *e = engine_new();
+    ck_assert(engine_set_position(e, "W:W21,22,23,24,25,26,27,28:B1,2,3,5,6", NULL, 0,
+                                  MOVE_FMT_UCI, err, sizeof err));
+    int builtin = engine_static_eval(e);
+    ck_assert_msg(engine_set_eval_file(e, path, err, sizeof err), "%s", err);
+    int trained = engine_static_eval(e);
+    ck_assert_int_eq(trained, eval_evaluate(w, engine_board(e)));
+    ck_assert_int_ne(trained, builtin);
+    ck_assert(!engine_set_eval_file(e, "/nonexistent/weights", err, sizeof err));
+    ck_assert(strstr(err, "keeping") != NULL);
+    ck_assert_int_eq(engine_static_eval(e), trained);
+    ck_assert(engine_set_eval_file(e, "", err, sizeof err));
+    ck_assert_int_eq(engine_static_eval(e), builtin);
+    engine_free(e);
+    unlink(path);
+    unlink(again);
+    free(w);
+}
+END_TEST
+
+Suite *suite_eval(void)
+{
+    Suite *s = suite_create("eval");
+    TCase *tc = tcase_create("learned");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_eval_windows_match_squares);
+    tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
+    tcase_add_test(tc, test_eval_features_reproduce_eval);
+    tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
+    tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
+    suite_add_tcase(s, tc);
+    return s;
+}

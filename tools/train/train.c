@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+// damka-train: fits the evaluation's weights (include/eval.h) to self-play records
+// (tools/datagen/record.h). The evaluation is linear in its weights, so this is logistic
+// regression: the prediction is sigmoid(eval / K), the target a blend of the game's result and
+// the search's score, lambda * result + (1 - lambda) * sigmoid(score / K), the loss their
+// cross-entropy; Adam on mini-batches with the pattern weights decayed toward 0 at every step
+// (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position in 20 (by its key) is held out, and the loss
+// on both parts is printed after every epoch. --named-only fits the named weights alone (the
+// Texel tuning of the hand-set evaluation).
+//
+// Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
+// and as the C source of the built-in weights (--c-out, src/eval_weights.c).
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "engine.h"
+#include "eval.h"
+#include "record.h"
+
+enum {
+    FILES_MAX = 64,
+    THREADS_MAX = 64,
+    NP = EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // pattern weights
+    NW = EVAL_PARAMS_MAX + NP,                  // every weight: named first, then patterns
+    HOLDOUT = 20,                               // one position in HOLDOUT is held out
+};
+
+typedef struct Row {
+    int16_t base[EVAL_PARAMS_MAX];
+    uint16_t own[EVAL_WINDOWS], enemy[EVAL_WINDOWS];
+    uint8_t phase;
+    float result; // 0 loss, 0.5 draw, 1 win for the side to move
+    float score;  // the search's score, centi-men
+} Row;
+
+typedef struct Data {
+    Row *rows;
+    size_t n, cap;
+} Data;
+
+typedef struct Config {
+    const char *files[FILES_MAX];
+    int nfiles;
+    int epochs, threads, named_only;
+    double lambda, k, l2, lr;
+    size_t batch, max_positions;
+    const char *init, *out, *c_out;
+} Config;
+
+// The model: every weight as a double while training (named ones first, then the patterns).
+typedef struct Model {
+    int nnamed;
+    double *w; // NW of them
+} Model;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// Index in Model.w of a pattern weight.
+static size_t pat_at(int window, int state, int phase)
+{
+    return EVAL_PARAMS_MAX + ((size_t)window * EVAL_WINDOW_STATES + (size_t)state) * 2 +
+           (size_t)phase;
+}
+
+static bool push_row(Data *d, const Row *r)
+{
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 1 << 16;
+        Row *rows = realloc(d->rows, cap * sizeof *rows);
+        if (!rows)
+            return false;
+        d->rows = rows, d->cap = cap;
+    }
+    d->rows[d->n++] = *r;
+    return true;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33, x *= 0xFF51AFD7ED558CCDULL, x ^= x >> 33, x *= 0xC4CEB9FE1A85EC53ULL;
+    return x ^ (x >> 33);
+}
+
+// Reads every record of path into the training or the held-out set. Positions the
+// evaluation scales as drawn endings are left out (their score is not the linear part's).
+static bool load(const char *path, Data *train, Data *valid, size_t max, size_t *skipped)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "damka-train: cannot open %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    uint8_t rec[RECORD_BYTES];
+    size_t at = 0;
+    while ((max == 0 || train->n + valid->n < max) &&
+           fread(rec, 1, RECORD_BYTES, f) == RECORD_BYTES) {
+        Board b;
+        int result, score;
+        if (!record_decode(rec, &b, &result, &score)) {
+            fprintf(stderr, "damka-train: %s: record %zu is not a position\n", path, at);
+            fclose(f);
+            return false;
+        }
+        at++;
+        EvalFeatures ft;
+        eval_features(&b, &ft);
+        if (ft.drawish) {
+            (*skipped)++;
+            continue;
+        }
+        Row r;
+        memset(&r, 0, sizeof r);
+        for (int i = 0; i < eval_param_count(); i++)
+            r.base[i] = (int16_t)ft.base[i];
+        memcpy(r.own, ft.own, sizeof r.own);
+        memcpy(r.enemy, ft.enemy, sizeof r.enemy);
+        r.phase = (uint8_t)ft.phase;
+        r.result = (float)(result + 1) / 2.0f;
+        r.score = (float)score;
+        if (!push_row(mix(b.key) % HOLDOUT == 0 ? valid : train, &r)) {
+            fprintf(stderr, "damka-train: out of memory after %zu positions\n",
+                    train->n + valid->n);
+            fclose(f);
+            return false;
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+static double model_eval(const Model *m, const Row *r)
+{
+    const double *w = m->w;
+    double s = 0;
+    for (int i = 0; i < m->nnamed; i++)
+        s += w[i] * r->base[i];
+    double ph = r->phase / (double)EVAL_PHASE_MAX, opening = 0, ending = 0;
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        opening += w[pat_at(k, r->own[k], 0)] - w[pat_at(k, r->enemy[k], 0)];
+        ending += w[pat_at(k, r->own[k], 1)] - w[pat_at(k, r->enemy[k], 1)];
+    }
+    return s + opening * ph + ending * (1.0 - ph);
+}
+
+static double target(const Config *c, const Row *r, double k)
+{
+    return c->lambda * r->result + (1.0 - c->lambda) * sigmoid(r->score / k);
+}
+
+// ---- Work shared by the threads --------------------------------------------------------------
+
+typedef struct Job {
+    const Config *cfg;
+    const Model *model;
+    const Row *rows;
+    size_t from, to;
+    double k;
+    double loss;  // summed
+    double *grad; // NW of them (NULL: the loss only)
+} Job;
+
+static void *run_job(void *arg)
+{
+    Job *j = arg;
+    const Model *m = j->model;
+    double loss = 0, *grad = j->grad;
+    for (size_t i = j->from; i < j->to; i++) {
+        const Row *r = &j->rows[i];
+        double p = sigmoid(model_eval(m, r) / j->k), t = target(j->cfg, r, j->k);
+        double pc = p < 1e-12 ? 1e-12 : p > 1 - 1e-12 ? 1 - 1e-12 : p;
+        loss -= t * log(pc) + (1 - t) * log(1 - pc);
+        if (!grad)
+            continue;
+        double g = (p - t) / j->k; // d loss / d eval
+        for (int q = 0; q < m->nnamed; q++)
+            grad[q] += g * r->base[q];
+        double ph = r->phase / (double)EVAL_PHASE_MAX, go = g * ph, ge = g * (1.0 - ph);
+        for (int k = 0; k < EVAL_WINDOWS; k++) {
+            grad[pat_at(k, r->own[k], 0)] += go;
+            grad[pat_at(k, r->enemy[k], 0)] -= go;
+            grad[pat_at(k, r->own[k], 1)] += ge;
+            grad[pat_at(k, r->enemy[k], 1)] -= ge;
+        }
+    }
+    j->loss = loss;
+    return NULL;
+}
+
+// Mean loss of rows[from, to) on the configured threads; with grads (one array of NW a
+// thread), also their gradient, summed into grads[0].
+static double pass(const Config *c, const Model *m, const Row *rows, size_t from, size_t to,
+                   double k, double **grads)
+{
+    Job jobs[THREADS_MAX];
+    pthread_t tid[THREADS_MAX];
+    bool started[THREADS_MAX] = {false};
+    int t = c->threads;
+    size_t n = to - from;
+    for (int i = 0; i < t; i++) {
+        jobs[i] = (Job){.cfg = c,
+                        .model = m,
+                        .rows = rows,
+                        .k = k,
+                        .from = from + n * (size_t)i / (size_t)t,
+                        .to = from + n * (size_t)(i + 1) / (size_t)t,
+                        .grad = grads ? grads[i] : NULL};
+        if (grads)
+            memset(grads[i], 0, NW * sizeof(double));
+    }
+    for (int i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
+    run_job(&jobs[0]);
+    for (int i = 1; i < t; i++)
+        if (!started[i])
+            run_job(&jobs[i]);
+    double loss = jobs[0].loss;
+    for (int i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        loss += jobs[i].loss;
+        if (grads)
+            for (size_t q = 0; q < NW; q++)
+                grads[0][q] += grads[i][q];
+    }
+    return n ? loss / (double)n : 0;
+}
+
+static double mean_loss(const Config *c, const Model *m, const Data *d, double k)
+{
+    return pass(c, m, d->rows, 0, d->n, k, NULL);
+}
+
+// K that fits the start weights to the game results best (golden-section search).
+static double fit_k(const Config *c, const Model *m, const Data *d)
+{
+    Config results_only = *c;
+    results_only.lambda = 1.0;
+    double a = 20, b = 2000, g = (sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; it++) {
+        double x1 = b - g * (b - a), x2 = a + g * (b - a);
+        if (mean_loss(&results_only, m, d, x1) < mean_loss(&results_only, m, d, x2))
+            b = x2;
+        else
+            a = x1;
+    }
+    return (a + b) / 2;
+}
+
+static void shuffle(Data *d, uint64_t *state)
+{
+    for (size_t i = d->n; i > 1; i--) {
+        *state = mix(*state + 0x9E3779B97F4A7C15ULL);
+        size_t j = (size_t)(*state % i);
+        Row t = d->rows[i - 1];
+        d->rows[i - 1] = d->rows[j];
+        d->rows[j] = t;
+    }
+}
+
+// ---- Weights in and out ----------------------------------------------------------------------
+
+static void model_from(Model *m, const EvalWeights *w)
+{
+    EvalWeights *copy = malloc(sizeof *copy);
+    if (!copy)
+        abort();
+    *copy = *w;
+    m->nnamed = eval_param_count();
+    for (int i = 0; i < m->nnamed; i++)
+        m->w[i] = *eval_param_ref(copy, i);
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+            for (int p = 0; p < 2; p++)
+                m->w[pat_at(k, s, p)] = w->pattern[k][s][p];
+    free(copy);
+}
+
+static void model_to(const Model *m, EvalWeights *w)
+{
+    for (int i = 0; i < m->nnamed; i++)
+        *eval_param_ref(w, i) = (int)lround(m->w[i]);
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+            for (int p = 0; p < 2; p++) {
+                double v = round(m->w[pat_at(k, s, p)]);
+                w->pattern[k][s][p] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+            }
+}
+
+static bool write_c(const char *path, EvalWeights *w, const char *how)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "damka-train: cannot write %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(f,
+            "// SPDX-License-Identifier: MIT\n"
+            "// The evaluation's built-in weights, written by damka-train (%s).\n"
+            "// Regenerate with make tune (README); do not edit by hand.\n"
+            "#include \"eval.h\"\n\n"
+            "const EvalWeights EVAL_BUILTIN = {\n    .params =\n        {\n",
+            how);
+    for (int i = 0; i < eval_param_count(); i++)
+        fprintf(f, "            .%s = %d,\n", eval_param_name(i), *eval_param_ref(w, i));
+    fprintf(f, "            .draw_divisor = %d,\n        },\n    .pattern =\n        {\n",
+            w->params.draw_divisor);
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        fprintf(f, "            {\n");
+        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+            fprintf(f, "%s{%d, %d},%s", s % 8 == 0 ? "                " : "",
+                    w->pattern[k][s][0], w->pattern[k][s][1],
+                    s % 8 == 7 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
+        fprintf(f, "            },\n");
+    }
+    fprintf(f, "        },\n};\n");
+    return fclose(f) == 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: damka-train --data FILE [--data FILE ...] [--epochs N (10)] [--lambda L "
+            "(0.5)]\n"
+            "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)] [--batch B "
+            "(16384)]\n"
+            "       [--threads T (2)] [--max-positions N (0: all)] [--named-only]\n"
+            "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n");
+}
+
+static bool parse_args(int argc, char **argv, Config *c)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--named-only") == 0) {
+            c->named_only = 1;
+            continue;
+        }
+        if (!v)
+            return false;
+        i++;
+        char *end = NULL;
+        errno = 0;
+        if (strcmp(a, "--data") == 0 && c->nfiles < FILES_MAX)
+            c->files[c->nfiles++] = v;
+        else if (strcmp(a, "--init") == 0)
+            c->init = v;
+        else if (strcmp(a, "--out") == 0)
+            c->out = v;
+        else if (strcmp(a, "--c-out") == 0)
+            c->c_out = v;
+        else if (strcmp(a, "--epochs") == 0)
+            c->epochs = (int)strtol(v, &end, 10);
+        else if (strcmp(a, "--threads") == 0)
+            c->threads = (int)strtol(v, &end, 10);
+        else if (strcmp(a, "--batch") == 0)
+            c->batch = strtoull(v, &end, 10);
+        else if (strcmp(a, "--max-positions") == 0)
+            c->max_positions = strtoull(v, &end, 10);
+        else if (strcmp(a, "--lambda") == 0)
+            c->lambda = strtod(v, &end);
+        else if (strcmp(a, "--k") == 0)
+            c->k = strtod(v, &end);
+        else if (strcmp(a, "--l2") == 0)
+            c->l2 = strtod(v, &end);
+        else if (strcmp(a, "--lr") == 0)
+            c->lr = strtod(v, &end);
+        else
+            return false;
+        if ((end && *end) || errno)
+            return false;
+    }
+    return c->nfiles > 0 && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
+           c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
+           c->lr > 0;
+}
+
+int main(int argc, char **argv)
+{
+    Config c = {.epochs = 10, .threads = 2, .lambda = 0.5, .l2 = 1e-4, .lr = 1.0, .batch = 16384};
+    if (!parse_args(argc, argv, &c)) {
+        usage();
+        return 2;
+    }
+    engine_library_init();
+    EvalWeights *weights = malloc(sizeof *weights);
+    Model m = {.w = calloc(NW, sizeof(double))};
+    double *grads[THREADS_MAX] = {0}, *mom = calloc(NW, sizeof(double)),
+           *var = calloc(NW, sizeof(double));
+    for (int i = 0; i < c.threads; i++)
+        grads[i] = malloc(NW * sizeof(double));
+    if (!weights || !m.w || !mom || !var || !grads[c.threads - 1]) {
+        fprintf(stderr, "damka-train: out of memory\n");
+        return 1;
+    }
+    char err[EVAL_ERR_MAX];
+    *weights = EVAL_BUILTIN;
+    if (c.init && !eval_load_file(c.init, weights, err, sizeof err)) {
+        fprintf(stderr, "damka-train: %s\n", err);
+        return 1;
+    }
+    model_from(&m, weights);
+
+    Data train = {0}, valid = {0};
+    size_t skipped = 0;
+    double t0 = now_s();
+    for (int i = 0; i < c.nfiles; i++)
+        if (!load(c.files[i], &train, &valid, c.max_positions, &skipped))
+            return 1;
+    if (train.n == 0 || valid.n == 0) {
+        fprintf(stderr, "damka-train: too few positions (%zu)\n", train.n + valid.n);
+        return 1;
+    }
+    printf("positions: %zu training, %zu held out (%zu drawn endings left out), read in %.1f s\n",
+           train.n, valid.n, skipped, now_s() - t0);
+    double k = c.k > 0 ? c.k : fit_k(&c, &m, &train);
+    printf("K = %.1f%s, lambda = %.2f, l2 = %g, lr = %g, batch %zu, %s\n", k,
+           c.k > 0 ? "" : " (fitted to the results)", c.lambda, c.l2, c.lr, c.batch,
+           c.named_only ? "named weights only" : "named weights and patterns");
+    printf("epoch 0: training loss %.6f, held-out loss %.6f\n", mean_loss(&c, &m, &train, k),
+           mean_loss(&c, &m, &valid, k));
+    fflush(stdout);
+
+    uint64_t rng = 12345, step = 0;
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    for (int epoch = 1; epoch <= c.epochs; epoch++) {
+        double te = now_s();
+        shuffle(&train, &rng);
+        for (size_t from = 0; from < train.n; from += c.batch) {
+            size_t to = from + c.batch < train.n ? from + c.batch : train.n;
+            pass(&c, &m, train.rows, from, to, k, grads);
+            step++;
+            double inv = 1.0 / (double)(to - from);
+            double corr1 = 1 - pow(b1, (double)step), corr2 = 1 - pow(b2, (double)step);
+            for (size_t q = 0; q < NW; q++) {
+                bool named = q < EVAL_PARAMS_MAX;
+                if (named ? (int)q >= m.nnamed : c.named_only)
+                    continue;
+                double g = grads[0][q] * inv;
+                if (g == 0 && mom[q] == 0)
+                    continue; // a pattern no position has used yet
+                mom[q] = b1 * mom[q] + (1 - b1) * g;
+                var[q] = b2 * var[q] + (1 - b2) * g * g;
+                m.w[q] -= c.lr * (mom[q] / corr1) / (sqrt(var[q] / corr2) + eps);
+                if (!named)
+                    m.w[q] -= c.lr * c.l2 * m.w[q]; // decoupled weight decay (AdamW)
+            }
+        }
+        printf("epoch %d: training loss %.6f, held-out loss %.6f (%.1f s)\n", epoch,
+               mean_loss(&c, &m, &train, k), mean_loss(&c, &m, &valid, k), now_s() - te);
+        fflush(stdout);
+    }
+
+    // The weights as the engine holds them (integers), and their loss.
+    model_to(&m, weights);
+    model_from(&m, weights);
+    int used = 0;
+    for (size_t q = EVAL_PARAMS_MAX; q < NW; q++)
+        used += m.w[q] != 0;
+    printf("rounded weights: held-out loss %.6f; %d of %d pattern weights not 0\n",
+           mean_loss(&c, &m, &valid, k), used, NP);
+    printf("named weights:");
+    for (int i = 0; i < eval_param_count(); i++)
+        printf(" %s=%d", eval_param_name(i), *eval_param_ref(weights, i));
+    printf("\n");
+    if (c.out && !eval_save_file(c.out, weights, err, sizeof err)) {
+        fprintf(stderr, "damka-train: %s\n", err);
+        return 1;
+    }
+    if (c.c_out) {
+        char how[256];
+        snprintf(how, sizeof how, "%zu positions, %d epochs, K %.1f, lambda %.2f, l2 %g, lr %g%s",
+                 train.n + valid.n, c.epochs, k, c.lambda, c.l2, c.lr,
+                 c.named_only ? ", named weights only" : "");
+        if (!write_c(c.c_out, weights, how))
+            return 1;
+    }
+    printf("done in %.1f s\n", now_s() - t0);
+    return 0;
+}
