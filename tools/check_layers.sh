@@ -8,7 +8,7 @@
 #   for the generator), the evaluation's features and weights (eval: for the trainer) and the
 #   tools' own headers.
 # Prints each violation; exits 1 if any.
-layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb|movepick timeman|search_worker|search|report|pool|book|engine|options|protocol|bench|uci hub|main"
+layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb eval_weights|movepick timeman|search_worker|search|report|pool|book|engine|options|protocol|bench|uci hub|main"
 tool_allowed="engine egdb eval notation board rules types"
 layer() {
     i=0
