@@ -83,7 +83,7 @@ Engine *engine_new(void)
     if (engine_find_data("egdb", dir, sizeof dir))
         engine_set_egdb_path(e, dir, err, sizeof err);
     if (err[0])
-        fprintf(stderr, "damka: %s\n", err);
+        fprintf(stderr, "damka: endgame databases: %s\n", err);
     return e;
 }
 
@@ -211,14 +211,14 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
         return true;
     }
     if (strlen(path) >= sizeof e->eval_path) {
-        snprintf(err, errlen, "EvalFile: path too long; keeping %s",
+        snprintf(err, errlen, "path too long; keeping %s",
                  e->eval_loaded ? e->eval_path : "the built-in weights");
         return false;
     }
     EvalWeights *w = malloc(sizeof *w);
     char why[EVAL_ERR_MAX];
     if (!w || !eval_load_file(path, w, why, sizeof why)) {
-        snprintf(err, errlen, "EvalFile: %s; keeping %s", w ? why : "out of memory",
+        snprintf(err, errlen, "%s; keeping %s", w ? why : "out of memory",
                  e->eval_loaded ? e->eval_path : "the built-in weights");
         free(w);
         return false;
@@ -488,7 +488,7 @@ bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen)
     if (f)
         fclose(f);
     if (!db) {
-        snprintf(err, errlen, "EGDBPath: %s; keeping %s", why,
+        snprintf(err, errlen, "%s; keeping %s", why,
                  e->egdb_path[0] ? e->egdb_path : "none");
         free(log);
         return false;

@@ -133,8 +133,14 @@ bool options_set(Engine *e, const Option *o, OptionDialect d, const char *text, 
 {
     const char *name = o->name[d] ? o->name[d] : "option";
     int64_t v;
-    if (o->type == OPTION_STRING)
-        return o->apply_text(e, text ? text : "", err, errlen);
+    if (o->type == OPTION_STRING) {
+        // The facade's reason (or warning) names no option: say which, in this dialect.
+        char why[ENGINE_ERR_MAX] = "";
+        bool ok = o->apply_text(e, text ? text : "", why, sizeof why);
+        if (why[0])
+            snprintf(err, errlen, "%s: %s", name, why);
+        return ok;
+    }
     if (!parse_value(o, name, text, &v, err, errlen))
         return false;
     err[0] = '\0'; // (parse_value may have begun a reason)

@@ -332,6 +332,9 @@ static const struct {
     {"position", "position needs"},
     {"position startpos junk", "unexpected"},
     {"go searchmoves a1b2", "searchmoves"},
+    {"setoption name EvalFile value /nonexistent/weights", "EvalFile: cannot open"},
+    {"setoption name EvalFile value /etc/passwd", "EvalFile: /etc/passwd: not a Damka"},
+    {"setoption name EGDBPath value /nonexistent", "EGDBPath: "},
 };
 
 START_TEST(test_uci_bad_input)
@@ -591,6 +594,13 @@ START_TEST(test_hub_scan_params)
     next_line(&p, "error message=\"tt-size must be");
     proc_send(&p, "set-param name=nonsense value=1");
     next_line(&p, "error message=\"unknown param");
+    // A weights file that is not one: the error names the Hub param, the weights stay.
+    proc_send(&p, "set-param name=eval-file value=/etc/passwd");
+    next_line(&p, "error message=\"eval-file: /etc/passwd: not a Damka");
+    proc_send(&p, "hub");
+    l = expect(&p, "param name=eval-file");
+    ck_assert_msg(strstr(l, "value=\"\"") != NULL, "the built-in weights kept: %s", l);
+    expect(&p, "wait");
     stop(&p);
 }
 END_TEST
