@@ -201,10 +201,14 @@ void engine_explain_eval(const Engine *e, FILE *out)
 
 int engine_static_eval(const Engine *e) { return eval_evaluate(eval_weights(e), &e->board); }
 
+// A path option's value that means none: empty, or the `<empty>` of UCI GUIs.
+static bool path_is_none(const char *path) { return !path[0] || strcmp(path, "<empty>") == 0; }
+
 bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
 {
+    err[0] = '\0';
     engine_stop(e);
-    if (!path[0] || strcmp(path, "<empty>") == 0) {
+    if (path_is_none(path)) {
         free(e->eval_loaded);
         e->eval_loaded = NULL;
         e->eval_path[0] = '\0';
@@ -474,7 +478,7 @@ bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen)
 {
     err[0] = '\0';
     engine_stop(e);
-    if (!path[0] || strcmp(path, "<empty>") == 0) {
+    if (path_is_none(path)) {
         egdb_close(e->egdb);
         e->egdb = NULL;
         e->egdb_path[0] = '\0';

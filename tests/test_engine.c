@@ -174,30 +174,6 @@ END_TEST
 
 // ---- Evaluation ------------------------------------------------------------------------------
 
-START_TEST(test_eval_colour_flip_symmetry)
-{
-    uint64_t seed = 31337;
-    int checked = 0;
-    for (int game = 0; game < 100; game++) {
-        Board b;
-        board_start(&b);
-        for (int ply = 0; ply < 150; ply++) {
-            Board m;
-            board_mirror(&b, &m);
-            ck_assert_msg(eval_evaluate(&EVAL_BUILTIN, &b) == eval_evaluate(&EVAL_BUILTIN, &m), "eval %d vs mirrored %d",
-                          eval_evaluate(&EVAL_BUILTIN, &b), eval_evaluate(&EVAL_BUILTIN, &m));
-            checked++;
-            MoveList list;
-            int n = movegen_all(&b, &list);
-            if (n == 0)
-                break;
-            board_play(&b, &list.moves[test_rand(&seed) % (uint64_t)n]);
-        }
-    }
-    ck_assert_int_gt(checked, 1000);
-}
-END_TEST
-
 START_TEST(test_eval_drawn_endings_near_zero)
 {
     Board b;
@@ -664,7 +640,6 @@ Suite *suite_engine(void)
     tcase_add_test(rules, rule_7_2_no_move_is_a_loss);
     suite_add_tcase(s, rules);
     TCase *ev = tcase_create("eval-tt");
-    tcase_add_test(ev, test_eval_colour_flip_symmetry);
     tcase_add_test(ev, test_eval_drawn_endings_near_zero);
     tcase_add_test(ev, test_tt_store_probe);
     tcase_add_test(ev, test_tt_torn_entry_rejected);

@@ -86,19 +86,33 @@ START_TEST(test_eval_windows_match_squares)
 }
 END_TEST
 
-typedef struct SymCtx {
+// What a check over random games counts: positions where the pattern weights mattered.
+typedef struct WeightsCtx {
     const EvalWeights *w;
-    int differs; // positions where the patterns changed the score
-} SymCtx;
+    int mattered;
+} WeightsCtx;
+
+// Runs fn over the positions of random games with random pattern weights; at least half of
+// them must have been ones where the patterns mattered (else the check proves little).
+static void check_random_games(uint64_t weights_seed, uint64_t games_seed,
+                               bool (*fn)(const Board *, void *))
+{
+    EvalWeights *w = random_weights(weights_seed);
+    WeightsCtx c = {.w = w};
+    int n = random_positions(games_seed, 100, fn, &c);
+    ck_assert_int_gt(n, 4000);
+    ck_assert_int_gt(c.mattered, n / 2);
+    free(w);
+}
 
 static bool check_symmetry(const Board *b, void *ctx)
 {
-    SymCtx *c = ctx;
+    WeightsCtx *c = ctx;
     Board m;
     board_mirror(b, &m);
     int v = eval_evaluate(c->w, b), vm = eval_evaluate(c->w, &m);
     ck_assert_msg(v == vm, "eval %d vs mirrored %d", v, vm);
-    c->differs += v != eval_evaluate(&EVAL_BUILTIN, b);
+    c->mattered += v != eval_evaluate(&EVAL_BUILTIN, b);
     return true;
 }
 
@@ -106,23 +120,13 @@ START_TEST(test_eval_colour_symmetric_any_weights)
 {
     // With random pattern weights (so that every table entry matters), a position and its
     // colour-flipped mirror score the same.
-    EvalWeights *w = random_weights(77);
-    SymCtx c = {.w = w};
-    int n = random_positions(9, 120, check_symmetry, &c);
-    ck_assert_int_gt(n, 5000);
-    ck_assert_int_gt(c.differs, n / 2);
-    free(w);
+    check_random_games(77, 9, check_symmetry);
 }
 END_TEST
 
-typedef struct LinCtx {
-    const EvalWeights *w;
-    int pattern_mattered;
-} LinCtx;
-
 static bool check_linear(const Board *b, void *ctx)
 {
-    LinCtx *c = ctx;
+    WeightsCtx *c = ctx;
     EvalFeatures f;
     eval_features(b, &f);
     EvalWeights copy = *c->w;
@@ -139,19 +143,14 @@ static bool check_linear(const Board *b, void *ctx)
     if (f.drawish)
         total /= c->w->params.draw_divisor;
     ck_assert_int_eq(eval_evaluate(c->w, b), total);
-    c->pattern_mattered += pattern != 0;
+    c->mattered += pattern != 0;
     return true;
 }
 
 START_TEST(test_eval_features_reproduce_eval)
 {
     // What the trainer fits (the features) gives back the engine's evaluation exactly.
-    EvalWeights *w = random_weights(123);
-    LinCtx c = {.w = w};
-    int n = random_positions(21, 100, check_linear, &c);
-    ck_assert_int_gt(n, 4000);
-    ck_assert_int_gt(c.pattern_mattered, n / 2);
-    free(w);
+    check_random_games(123, 21, check_linear);
 }
 END_TEST
 
