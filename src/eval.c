@@ -161,32 +161,45 @@ static int quiet_moves(const Board *b, Side s, int *king_moves)
     return n;
 }
 
-// Adds sign times the counts of side s to c.
-static void side_counts(const Board *b, Side s, int sign, int *c)
+// The named terms of side s: returns their weighted sum, and when counts is not NULL adds each
+// count to it (for the trainer and `eval`). Inlined with counts NULL, the evaluation's own call
+// keeps no counts at all.
+#define TERM(f, weight, n)                                                                         \
+    do {                                                                                           \
+        int n_ = (n);                                                                              \
+        score += (weight) * n_;                                                                    \
+        if (counts)                                                                                \
+            counts[f] += n_;                                                                       \
+    } while (0)
+static inline __attribute__((always_inline)) int side_terms(const EvalParams *p, const Board *b,
+                                                            Side s, int *counts)
 {
     Side o = side_flip(s);
     Bitboard men = b->pieces[s] & ~b->kings, kings = b->pieces[s] & b->kings;
     Bitboard enemy = b->pieces[o], enemy_men = enemy & ~b->kings;
-    c[F_MAN] += sign * bb_count(men);
-    c[F_KING] += sign * bb_count(kings);
+    int score = 0;
+    TERM(F_MAN, p->man, bb_count(men));
+    TERM(F_KING, p->king, bb_count(kings));
     for (int r = 1; r < 7; r++)
-        c[F_ADV1 + r - 1] += sign * bb_count(men & rank_mask[s][r]);
+        TERM(F_ADV1 + r - 1, p->adv[r], bb_count(men & rank_mask[s][r]));
     // A man whose whole path is free of enemy pieces promotes unless a king comes.
     if (!(enemy & b->kings))
         for (int r = 3; r < 7; r++)
             for (Bitboard m = men & rank_mask[s][r]; m; m = bb_pop(m))
                 if (!(cone[s][bb_lsb(m)] & enemy))
-                    c[F_RUN3 + r - 3] += sign;
-    c[F_CENTER] += sign * bb_count(men & center_mask);
-    c[F_EDGE] += sign * bb_count(men & edge_mask);
+                    TERM(F_RUN3 + r - 3, p->runaway[r], 1);
+    TERM(F_CENTER, p->center, bb_count(men & center_mask));
+    TERM(F_EDGE, p->edge, bb_count(men & edge_mask));
     if (enemy_men)
-        c[F_BACK] += sign * bb_count(men & back_rank[s]);
+        TERM(F_BACK, p->back_guard, bb_count(men & back_rank[s]));
     int king_moves;
-    c[F_MOBILITY] += sign * quiet_moves(b, s, &king_moves);
-    c[F_KING_MOBILITY] += sign * king_moves;
+    TERM(F_MOBILITY, p->mobility, quiet_moves(b, s, &king_moves));
+    TERM(F_KING_MOBILITY, p->king_mobility, king_moves);
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
-        c[F_KING_DIAGONAL] += sign;
+        TERM(F_KING_DIAGONAL, p->king_diagonal, 1);
+    return score;
 }
+#undef TERM
 
 // Known drawn endings: a lone king against one or two kings, or against three kings when it
 // holds the long diagonal, with no men on the board.
@@ -206,22 +219,30 @@ static bool is_drawish(const Board *b)
     return false;
 }
 
-void eval_features(const Board *b, EvalFeatures *f)
+// The window states of both sides, the phase and the drawn-ending flag of b.
+static inline __attribute__((always_inline)) void pattern_features(const Board *b,
+                                                                   EvalFeatures *f)
 {
-    pthread_once(&masks_once, build_masks);
-    memset(f->base, 0, sizeof f->base);
-    Side us = b->side, them = side_flip(us);
-    side_counts(b, us, 1, f->base);
-    side_counts(b, them, -1, f->base);
     Bitboard wm = b->pieces[SIDE_WHITE] & ~b->kings, bm = b->pieces[SIDE_BLACK] & ~b->kings;
-    uint16_t *own = f->own, *enemy = f->enemy;
-    if (us == SIDE_BLACK)
-        own = f->enemy, enemy = f->own;
-    window_states(wm, bm, own);
-    window_states(turn_around(bm), turn_around(wm), enemy);
+    bool white = b->side == SIDE_WHITE;
+    window_states(wm, bm, white ? f->own : f->enemy);
+    window_states(turn_around(bm), turn_around(wm), white ? f->enemy : f->own);
     int men = bb_count(wm | bm);
     f->phase = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
     f->drawish = is_drawish(b);
+}
+
+void eval_features(const Board *b, EvalFeatures *f)
+{
+    pthread_once(&masks_once, build_masks);
+    int them_counts[EVAL_PARAMS_MAX] = {0};
+    memset(f->base, 0, sizeof f->base);
+    Side us = b->side, them = side_flip(us);
+    side_terms(&EVAL_BUILTIN.params, b, us, f->base);
+    side_terms(&EVAL_BUILTIN.params, b, them, them_counts);
+    for (int i = 0; i < F_COUNT; i++)
+        f->base[i] -= them_counts[i];
+    pattern_features(b, f);
 }
 
 // The pattern part of the evaluation (before the draw scaling).
@@ -244,11 +265,12 @@ static int scaled(const EvalWeights *w, const EvalFeatures *f, int total)
 
 Score eval_evaluate(const EvalWeights *w, const Board *b)
 {
-    EvalFeatures f;
-    eval_features(b, &f);
-    int total = pattern_score(w, &f);
-    for (int i = 0; i < F_COUNT; i++)
-        total += param(w, i) * f.base[i];
+    pthread_once(&masks_once, build_masks);
+    Side us = b->side, them = side_flip(us);
+    EvalFeatures f; // the pattern part only: the named terms are summed as they are counted
+    pattern_features(b, &f);
+    int total = side_terms(&w->params, b, us, NULL) - side_terms(&w->params, b, them, NULL) +
+                pattern_score(w, &f);
     total = scaled(w, &f, total);
     return (Score)(total > EVAL_LIMIT ? EVAL_LIMIT : total < -EVAL_LIMIT ? -EVAL_LIMIT : total);
 }
@@ -260,8 +282,8 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
     // The named terms of each side: its counts alone, with the other side's taken out.
     int us[TERM_COUNT] = {0}, them[TERM_COUNT] = {0};
     int cu[EVAL_PARAMS_MAX] = {0}, ct[EVAL_PARAMS_MAX] = {0};
-    side_counts(b, b->side, 1, cu);
-    side_counts(b, side_flip(b->side), 1, ct);
+    side_terms(&w->params, b, b->side, cu);
+    side_terms(&w->params, b, side_flip(b->side), ct);
     for (int i = 0; i < F_COUNT; i++) {
         us[PARAMS[i].term] += param(w, i) * cu[i];
         them[PARAMS[i].term] += param(w, i) * ct[i];

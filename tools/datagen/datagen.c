@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "record.h"
@@ -313,6 +314,12 @@ int main(int argc, char **argv)
             kept++;
         }
         fclose(old);
+        // A run killed in the middle of a write leaves part of a record: drop it, so that the
+        // records appended next stay aligned.
+        if (truncate(c.out, (off_t)(kept * RECORD_BYTES)) != 0) {
+            fprintf(stderr, "damka-datagen: cannot trim %s: %s\n", c.out, strerror(errno));
+            return 1;
+        }
     }
     char path[4200];
     snprintf(path, sizeof path, "%s.progress", c.out);
