@@ -143,7 +143,7 @@ $(BUILD)/datagen/%.o: tools/datagen/%.c
 # file and the built-in weights' source. Resumable: datagen continues its file, and train only
 # reads. Round N's data goes to data/roundN.bin; the trainer reads every round up to N.
 ROUND       ?= 1
-DATA_GAMES  ?= 220000
+DATA_GAMES  ?= 330000
 DATA_NODES  ?= 1000
 DATA_SEED   ?= $(ROUND)
 TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
@@ -151,7 +151,7 @@ EVAL_FILE   ?=
 datagen: damka-datagen
 	@mkdir -p data
 	./damka-datagen --out data/round$(ROUND).bin --games $(DATA_GAMES) --threads 2 \
-	    --nodes $(DATA_NODES) --random-plies 4 --seed $(DATA_SEED) \
+	    --nodes $(DATA_NODES) --jitter 25 --random-plies 4 --seed $(DATA_SEED) \
 	    $(if $(EVAL_FILE),--eval-file $(EVAL_FILE))
 
 train: damka-train

@@ -2,7 +2,7 @@
 // damka-datagen: self-play training data through the engine library (no pipes), one engine a
 // thread. Each game starts from an opening of the shipped set (game g takes opening g mod n)
 // and a few random plies drawn from the game's own seed, then the engine plays both sides at a
-// fixed node budget. Every quiet position (no capture pending for either side) is kept with the
+// node budget that varies by up to --jitter percent a move (from the same seed). Every quiet position (no capture pending for either side) is kept with the
 // search's score and, once the game is over, its result; a position seen before (any game,
 // any thread, any earlier run on the same file) is not written again.
 //
@@ -33,6 +33,7 @@ typedef struct Config {
     int threads;
     uint64_t nodes;
     int random_plies;
+    int jitter;            // percent the node budget of a move varies by
     uint64_t seed;
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
@@ -126,7 +127,11 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
             break;
         EngineGo go;
         memset(&go, 0, sizeof go);
-        go.nodes = c->nodes;
+        // Each move's budget varies around --nodes by up to --jitter percent, drawn from the
+        // game's seed: two games from the same start part ways instead of replaying each other.
+        rng = mix(rng);
+        int64_t spread = (int64_t)c->nodes * c->jitter / 100;
+        go.nodes = c->nodes + (spread ? (uint64_t)((int64_t)(rng % (uint64_t)(2 * spread + 1)) - spread) : 0);
         go.analysis = true; // no instant single-move replies: every position gets a score
         if (!engine_go(e, &go, NULL, NULL, NULL))
             break;
@@ -239,14 +244,15 @@ static void usage(void)
 {
     fprintf(stderr, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
                     "[--nodes N (2000)]\n"
-                    "       [--random-plies R (4)] [--seed S (1)] [--openings FILE "
+                    "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
                     "(openings/4ply-balanced.txt)]\n"
                     "       [--eval-file WEIGHTS (the built-in ones)]\n");
 }
 
 int main(int argc, char **argv)
 {
-    static Config c = {.games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1};
+    static Config c = {.games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1,
+                       .jitter = 25};
     const char *openings = "openings/4ply-balanced.txt";
     for (int i = 1; i < argc; i += 2) { // every option takes a value
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -268,6 +274,8 @@ int main(int argc, char **argv)
             c.threads = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--nodes") == 0)
             c.nodes = strtoull(v, &end, 10);
+        else if (strcmp(argv[i], "--jitter") == 0)
+            c.jitter = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--random-plies") == 0)
             c.random_plies = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--seed") == 0)
@@ -282,7 +290,7 @@ int main(int argc, char **argv)
         }
     }
     if (!c.out || c.games < 1 || c.threads < 1 || c.threads > THREADS_MAX || c.nodes < 1 ||
-        c.random_plies < 0 || c.random_plies > 40) {
+        c.random_plies < 0 || c.random_plies > 40 || c.jitter < 0 || c.jitter > 90) {
         usage();
         return 2;
     }
