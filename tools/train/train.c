@@ -396,6 +396,8 @@ int main(int argc, char **argv)
         return 2;
     }
     engine_library_init();
+    int status = 1;
+    Data train = {0}, valid = {0};
     EvalWeights *weights = malloc(sizeof *weights);
     Model m = {.w = calloc(NW, sizeof(double))};
     double *grads[THREADS_MAX] = {0}, *mom = calloc(NW, sizeof(double)),
@@ -404,25 +406,24 @@ int main(int argc, char **argv)
         grads[i] = malloc(NW * sizeof(double));
     if (!weights || !m.w || !mom || !var || !grads[c.threads - 1]) {
         fprintf(stderr, "damka-train: out of memory\n");
-        return 1;
+        goto out;
     }
     char err[EVAL_ERR_MAX];
     *weights = EVAL_BUILTIN;
     if (c.init && !eval_load_file(c.init, weights, err, sizeof err)) {
         fprintf(stderr, "damka-train: %s\n", err);
-        return 1;
+        goto out;
     }
     model_from(&m, weights);
 
-    Data train = {0}, valid = {0};
     size_t skipped = 0;
     double t0 = now_s();
     for (int i = 0; i < c.nfiles; i++)
         if (!load(c.files[i], &train, &valid, c.max_positions, &skipped))
-            return 1;
+            goto out;
     if (train.n == 0 || valid.n == 0) {
         fprintf(stderr, "damka-train: too few positions (%zu)\n", train.n + valid.n);
-        return 1;
+        goto out;
     }
     printf("positions: %zu training, %zu held out (%zu drawn endings left out), read in %.1f s\n",
            train.n, valid.n, skipped, now_s() - t0);
@@ -478,7 +479,7 @@ int main(int argc, char **argv)
     printf("\n");
     if (c.out && !eval_save_file(c.out, weights, err, sizeof err)) {
         fprintf(stderr, "damka-train: %s\n", err);
-        return 1;
+        goto out;
     }
     if (c.c_out) {
         char how[256];
@@ -486,8 +487,18 @@ int main(int argc, char **argv)
                  train.n + valid.n, c.epochs, k, c.lambda, c.l2, c.lr,
                  c.named_only ? ", named weights only" : "");
         if (!write_c(c.c_out, weights, how))
-            return 1;
+            goto out;
     }
     printf("done in %.1f s\n", now_s() - t0);
-    return 0;
+    status = 0;
+out:
+    free(train.rows);
+    free(valid.rows);
+    for (int i = 0; i < c.threads; i++)
+        free(grads[i]);
+    free(mom);
+    free(var);
+    free(m.w);
+    free(weights);
+    return status;
 }
