@@ -63,6 +63,7 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out);
 // The tunable named weights (draw_divisor is not one: it is outside the linear part).
 int eval_param_count(void);
 const char *eval_param_name(int i);
+int eval_param(const EvalWeights *w, int i);
 int *eval_param_ref(EvalWeights *w, int i);
 
 // What the evaluation of b is made of, for the trainer: eval = sum over tunable weights i of

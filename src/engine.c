@@ -209,6 +209,8 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
     err[0] = '\0';
     engine_stop(e);
     if (path_is_none(path)) {
+        if (e->eval_loaded)
+            tt_clear(&e->tt, e->threads); // the stored evaluations were the loaded weights'
         free(e->eval_loaded);
         e->eval_loaded = NULL;
         e->eval_path[0] = '\0';

@@ -50,7 +50,7 @@ int *eval_param_ref(EvalWeights *w, int i)
 {
     return (int *)(void *)((char *)&w->params + PARAMS[i].offset);
 }
-static int param(const EvalWeights *w, int i)
+int eval_param(const EvalWeights *w, int i)
 {
     int v;
     memcpy(&v, (const char *)&w->params + PARAMS[i].offset, sizeof v);
@@ -277,28 +277,26 @@ Score eval_evaluate(const EvalWeights *w, const Board *b)
 
 void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 {
-    EvalFeatures f;
-    eval_features(b, &f);
-    // The named terms of each side: its counts alone, with the other side's taken out.
+    pthread_once(&masks_once, build_masks);
+    EvalFeatures f; // the pattern part: the named terms are counted per side below
+    pattern_features(b, &f);
+    // The named terms of each side, from its own counts.
     int us[TERM_COUNT] = {0}, them[TERM_COUNT] = {0};
     int cu[EVAL_PARAMS_MAX] = {0}, ct[EVAL_PARAMS_MAX] = {0};
     side_terms(&w->params, b, b->side, cu);
     side_terms(&w->params, b, side_flip(b->side), ct);
     for (int i = 0; i < F_COUNT; i++) {
-        us[PARAMS[i].term] += param(w, i) * cu[i];
-        them[PARAMS[i].term] += param(w, i) * ct[i];
+        us[PARAMS[i].term] += eval_param(w, i) * cu[i];
+        them[PARAMS[i].term] += eval_param(w, i) * ct[i];
     }
-    int total = 0;
     fprintf(out, "term        side-to-move  opponent  difference\n");
-    for (int i = 0; i < TERM_COUNT; i++) {
+    for (int i = 0; i < TERM_COUNT; i++)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
-        total += us[i] - them[i];
-    }
     int pat = pattern_score(w, &f);
     fprintf(out, "%-11s %12s %9s %11d (9 windows, %d men: %d/%d opening)\n", "patterns", "", "",
             pat, f.phase, f.phase, EVAL_PHASE_MAX);
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
-    fprintf(out, "total: %d (side to move)\n", scaled(w, &f, total + pat));
+    fprintf(out, "total: %d (side to move)\n", eval_evaluate(w, b)); // the search's number
 }
 
 // ---- The weights file ------------------------------------------------------------------------
@@ -336,7 +334,7 @@ static uint64_t get_le(const uint8_t *p, int bytes)
 
 static int named_value(const EvalWeights *w, int i)
 {
-    return i < F_COUNT ? param(w, i) : w->params.draw_divisor;
+    return i < F_COUNT ? eval_param(w, i) : w->params.draw_divisor;
 }
 
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen)

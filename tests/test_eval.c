@@ -132,10 +132,9 @@ static bool check_linear(const Board *b, void *ctx)
     WeightsCtx *c = ctx;
     EvalFeatures f;
     eval_features(b, &f);
-    EvalWeights copy = *c->w;
     int named = 0;
     for (int i = 0; i < eval_param_count(); i++)
-        named += *eval_param_ref(&copy, i) * f.base[i];
+        named += eval_param(c->w, i) * f.base[i];
     int opening = 0, ending = 0;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
         opening += c->w->pattern[k][f.own[k]][0] - c->w->pattern[k][f.enemy[k]][0];

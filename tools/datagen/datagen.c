@@ -2,9 +2,10 @@
 // damka-datagen: self-play training data through the engine library (no pipes), one engine a
 // thread. Each game starts from an opening of the shipped set (game g takes opening g mod n)
 // and a few random plies drawn from the game's own seed, then the engine plays both sides at a
-// node budget that varies by up to --jitter percent a move (from the same seed). Every quiet position (no capture pending for either side) is kept with the
-// search's score and, once the game is over, its result; a position seen before (any game,
-// any thread, any earlier run on the same file) is not written again.
+// node budget that varies by up to --jitter percent a move (from the same seed). Every quiet
+// position (no capture pending for either side) is kept with the search's score and, once the
+// game is over, its result; a position seen before (any game, any thread, any earlier run on
+// the same file) is not written again.
 //
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
@@ -47,6 +48,7 @@ typedef struct Shared {
     _Atomic long games_done;
     _Atomic uint64_t written;
     _Atomic uint64_t duplicates;
+    atomic_bool failed;         // a thread could not set up its engine
     _Atomic uint64_t *seen;     // open addressing set of position keys (0 = empty)
     pthread_mutex_t out_mu;
     FILE *out;
@@ -131,7 +133,8 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
         // game's seed: two games from the same start part ways instead of replaying each other.
         rng = mix(rng);
         int64_t spread = (int64_t)c->nodes * c->jitter / 100;
-        go.nodes = c->nodes + (spread ? (uint64_t)((int64_t)(rng % (uint64_t)(2 * spread + 1)) - spread) : 0);
+        int64_t offset = spread ? (int64_t)(rng % (uint64_t)(2 * spread + 1)) - spread : 0;
+        go.nodes = (uint64_t)((int64_t)c->nodes + offset);
         go.analysis = true; // no instant single-move replies: every position gets a score
         if (!engine_go(e, &go, NULL, NULL, NULL))
             break;
@@ -142,8 +145,9 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
             break;
         const Board *b = engine_board(e);
         if (engine_is_quiet(b) && nsamples < GAME_PLIES_MAX) {
-            int score = engine_win_plies(res.score) ? (res.score > 0 ? RECORD_SCORE_CLAMP : -RECORD_SCORE_CLAMP)
-                                                    : res.score;
+            int score = !engine_win_plies(res.score) ? res.score
+                        : res.score > 0              ? RECORD_SCORE_CLAMP
+                                                     : -RECORD_SCORE_CLAMP;
             samples[nsamples].board = *b;
             samples[nsamples++].score = score;
         }
@@ -184,15 +188,16 @@ static void *worker(void *arg)
     Sample *samples = malloc(GAME_PLIES_MAX * sizeof *samples);
     char err[ENGINE_ERR_MAX];
     // A small table: searches of a few thousand nodes fill a fraction of 1 MB, and each game
-    // clears it (a 16 MB one cost 7% of the run in clearing).
-    if (!e || !samples || !engine_set_hash(e, 1)) {
-        engine_free(e);
-        free(samples);
-        return NULL;
-    }
-    engine_set_egdb_path(e, "", err, sizeof err); // the evaluation's data, not the databases'
-    if (sh->cfg->eval_file && !engine_set_eval_file(e, sh->cfg->eval_file, err, sizeof err)) {
+    // clears it (with 16 MB the same games took three times as long, bench/RESULTS.md).
+    snprintf(err, sizeof err, "cannot set up an engine (out of memory)");
+    bool ready = e && samples && engine_set_hash(e, 1);
+    if (ready) // the evaluation's data, not the databases'
+        engine_set_egdb_path(e, "", err, sizeof err);
+    if (ready && sh->cfg->eval_file)
+        ready = engine_set_eval_file(e, sh->cfg->eval_file, err, sizeof err);
+    if (!ready) {
         fprintf(stderr, "damka-datagen: %s\n", err);
+        atomic_store(&sh->failed, true);
         engine_free(e);
         free(samples);
         return NULL;
@@ -356,6 +361,8 @@ int main(int argc, char **argv)
             started++;
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    if (started < c.threads)
+        atomic_store(&sh.failed, true);
     fclose(sh.out);
     write_progress(&sh);
     double dt = now_s() - sh.t0;
@@ -364,5 +371,5 @@ int main(int argc, char **argv)
             atomic_load(&sh.games_done) - done, (unsigned long long)atomic_load(&sh.written),
             (unsigned long long)atomic_load(&sh.duplicates), dt,
             dt > 0 ? (double)atomic_load(&sh.written) / dt : 0.0);
-    return 0;
+    return atomic_load(&sh.failed) ? 1 : 0;
 }

@@ -274,18 +274,13 @@ static void shuffle(Data *d, uint64_t *state)
 
 static void model_from(Model *m, const EvalWeights *w)
 {
-    EvalWeights *copy = malloc(sizeof *copy);
-    if (!copy)
-        abort();
-    *copy = *w;
     m->nnamed = eval_param_count();
     for (int i = 0; i < m->nnamed; i++)
-        m->w[i] = *eval_param_ref(copy, i);
+        m->w[i] = eval_param(w, i);
     for (int k = 0; k < EVAL_WINDOWS; k++)
         for (int s = 0; s < EVAL_WINDOW_STATES; s++)
             for (int p = 0; p < 2; p++)
                 m->w[pat_at(k, s, p)] = w->pattern[k][s][p];
-    free(copy);
 }
 
 static void model_to(const Model *m, EvalWeights *w)
@@ -300,7 +295,7 @@ static void model_to(const Model *m, EvalWeights *w)
             }
 }
 
-static bool write_c(const char *path, EvalWeights *w, const char *how)
+static bool write_c(const char *path, const EvalWeights *w, const char *how)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -315,7 +310,7 @@ static bool write_c(const char *path, EvalWeights *w, const char *how)
             "const EvalWeights EVAL_BUILTIN = {\n    .params =\n        {\n",
             how);
     for (int i = 0; i < eval_param_count(); i++)
-        fprintf(f, "            .%s = %d,\n", eval_param_name(i), *eval_param_ref(w, i));
+        fprintf(f, "            .%s = %d,\n", eval_param_name(i), eval_param(w, i));
     fprintf(f, "            .draw_divisor = %d,\n        },\n    .pattern =\n        {\n",
             w->params.draw_divisor);
     for (int k = 0; k < EVAL_WINDOWS; k++) {
@@ -475,7 +470,7 @@ int main(int argc, char **argv)
            mean_loss(&c, &m, &valid, k), used, NP);
     printf("named weights:");
     for (int i = 0; i < eval_param_count(); i++)
-        printf(" %s=%d", eval_param_name(i), *eval_param_ref(weights, i));
+        printf(" %s=%d", eval_param_name(i), eval_param(weights, i));
     printf("\n");
     if (c.out && !eval_save_file(c.out, weights, err, sizeof err)) {
         fprintf(stderr, "damka-train: %s\n", err);
