@@ -3,8 +3,8 @@
 // colour symmetry with any weights, the features the trainer fits reproducing the evaluation,
 // the weights file, the trainer (damka-train on the small sample in tests/data), and EvalFile.
 // tests/data/train-sample.bin (3,455 positions) was written by
-//   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300 \
-//       --seed 5 --jitter 0
+//   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
+//       --seed 5 --jitter 0 (one command)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
