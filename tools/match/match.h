@@ -188,8 +188,10 @@ ReplyStatus proc_read_line(Proc *p, int64_t deadline, char *out, size_t len);
 // Reads lines until one whose first word is `word`; that line is left in out.
 ReplyStatus proc_wait_for(Proc *p, const char *word, int64_t deadline, char *out, size_t len);
 
-// Sends quit_line (if not NULL), waits up to 200 ms, then kills. Returns the wait status, or -1
-// if it had to be killed.
+// Sends quit_line (if not NULL) and closes the input, waits for the process to end (up to
+// QUIT_GRACE_MS after a quit line, STOP_GRACE_MS without one), then kills it. Returns the wait
+// status, or -1 if it had to be killed.
+enum { QUIT_GRACE_MS = 3000, STOP_GRACE_MS = 200 };
 int proc_stop(Proc *p, const char *quit_line);
 
 // ---- Players: engines in a match (player.c) -------------------------------------------------

@@ -144,10 +144,15 @@ int proc_stop(Proc *p, const char *quit_line)
             fprintf(p->to, "%s\n", quit_line);
             fflush(p->to);
         }
-        // Give it a moment to quit cleanly, then kill it.
-        for (int i = 0; i < 100 && p->pid > 0; i++) {
+        proc_close_input(p); // end of input too, for a process that quits on it
+        // Give it a moment to quit cleanly, then kill it. A process asked to quit may need more
+        // than a moment: freeing a large hash table under a sanitizer took 150 ms here.
+        int64_t deadline = proc_now_ms() + (quit_line ? QUIT_GRACE_MS : STOP_GRACE_MS);
+        while (p->pid > 0) {
             if (waitpid(p->pid, &status, WNOHANG) == p->pid)
                 p->pid = 0;
+            else if (proc_now_ms() >= deadline)
+                break;
             else {
                 struct timespec ts = {0, 2000000};
                 nanosleep(&ts, NULL);
