@@ -146,13 +146,17 @@ ROUND       ?= 1
 DATA_GAMES  ?= 330000
 DATA_NODES  ?= 1000
 DATA_SEED   ?= $(ROUND)
+DATA_PLIES  ?= $(if $(filter 1,$(ROUND)),4,8)
 TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
-EVAL_FILE   ?=
-datagen: damka-datagen
+# Round 1 plays with the hand-set weights, round N with the weights round N-1 trained.
+PREV_ROUND   = $(shell expr $(ROUND) - 1)
+EVAL_FILE   ?= $(if $(filter 1,$(ROUND)),data/weights-handset.bin,data/weights-round$(PREV_ROUND).bin)
+datagen: damka-datagen damka-train
 	@mkdir -p data
+	$(if $(filter 1,$(ROUND)),./damka-train --handset-out data/weights-handset.bin)
 	./damka-datagen --out data/round$(ROUND).bin --games $(DATA_GAMES) --threads 2 \
-	    --nodes $(DATA_NODES) --jitter 25 --random-plies 4 --seed $(DATA_SEED) \
-	    $(if $(EVAL_FILE),--eval-file $(EVAL_FILE))
+	    --nodes $(DATA_NODES) --jitter 25 --random-plies $(DATA_PLIES) --seed $(DATA_SEED) \
+	    --eval-file $(EVAL_FILE)
 
 train: damka-train
 	./damka-train $(foreach r,$(shell seq 1 $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \

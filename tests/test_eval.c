@@ -279,6 +279,34 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
 }
 END_TEST
 
+// Round 1 of the data is played with the evaluation before any training: the trainer writes
+// it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
+START_TEST(test_trainer_writes_the_handset_weights)
+{
+    const char *train = getenv("DAMKA_TRAIN");
+    ck_assert_msg(train != NULL, "DAMKA_TRAIN is set by make test");
+    char path[256], cmd[1024], err[ENGINE_ERR_MAX];
+    temp_path(path, sizeof path, "handset.bin");
+    snprintf(cmd, sizeof cmd, "%s --handset-out %s", train, path);
+    ck_assert_int_eq(system(cmd), 0);
+    EvalWeights *w = malloc(sizeof *w);
+    ck_assert(w != NULL);
+    ck_assert_msg(eval_load_file(path, w, err, sizeof err), "%s", err);
+    ck_assert_int_eq(w->params.man, 100);
+    ck_assert_int_eq(w->params.king, 250);
+    ck_assert_int_eq(w->params.runaway[6], 80);
+    size_t nonzero = 0;
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        for (int st = 0; st < EVAL_WINDOW_STATES; st++)
+            nonzero += w->pattern[k][st][0] != 0 || w->pattern[k][st][1] != 0;
+    ck_assert_uint_eq(nonzero, 0);
+    // Not the built-in (trained) weights.
+    ck_assert(memcmp(&w->params, &EVAL_BUILTIN.params, sizeof w->params) != 0);
+    unlink(path);
+    free(w);
+}
+END_TEST
+
 Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
@@ -289,6 +317,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_features_reproduce_eval);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
+    tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     suite_add_tcase(s, tc);
     return s;
 }

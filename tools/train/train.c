@@ -9,7 +9,8 @@
 // Texel tuning of the hand-set evaluation).
 //
 // Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
-// and as the C source of the built-in weights (--c-out, src/eval_weights.c).
+// and as the C source of the built-in weights (--c-out, src/eval_weights.c). --handset-out
+// writes the hand-set weights the first round of data was played with (make datagen ROUND=1).
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -50,8 +51,23 @@ typedef struct Config {
     int epochs, threads, named_only;
     double lambda, k, l2, lr;
     size_t batch, max_positions;
-    const char *init, *out, *c_out;
+    const char *init, *out, *c_out, *handset_out;
 } Config;
+
+// The evaluation before any training: the hand-set named weights, no patterns.
+static const EvalParams HANDSET = {
+    .man = 100,
+    .king = 250,
+    .adv = {0, 2, 4, 7, 11, 16, 24, 0},
+    .center = 6,
+    .edge = -4,
+    .back_guard = 8,
+    .mobility = 2,
+    .runaway = {0, 0, 0, 20, 35, 55, 80, 0},
+    .king_diagonal = 20,
+    .king_mobility = 1,
+    .draw_divisor = 16,
+};
 
 // The model: every weight as a double while training (named ones first, then the patterns).
 typedef struct Model {
@@ -333,7 +349,8 @@ static void usage(void)
             "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)] [--batch B "
             "(16384)]\n"
             "       [--threads T (2)] [--max-positions N (0: all)] [--named-only]\n"
-            "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n");
+            "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
+            "   or: damka-train --handset-out WEIGHTS (the hand-set weights of round 1)\n");
 }
 
 static bool parse_args(int argc, char **argv, Config *c)
@@ -357,6 +374,8 @@ static bool parse_args(int argc, char **argv, Config *c)
             c->out = v;
         else if (strcmp(a, "--c-out") == 0)
             c->c_out = v;
+        else if (strcmp(a, "--handset-out") == 0)
+            c->handset_out = v;
         else if (strcmp(a, "--epochs") == 0)
             c->epochs = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--threads") == 0)
@@ -378,7 +397,7 @@ static bool parse_args(int argc, char **argv, Config *c)
         if ((end && *end) || errno)
             return false;
     }
-    return c->nfiles > 0 && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
+    return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
            c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
            c->lr > 0;
 }
@@ -391,6 +410,16 @@ int main(int argc, char **argv)
         return 2;
     }
     engine_library_init();
+    if (c.handset_out) {
+        static EvalWeights hand; // zero patterns
+        hand.params = HANDSET;
+        char err[EVAL_ERR_MAX];
+        if (!eval_save_file(c.handset_out, &hand, err, sizeof err)) {
+            fprintf(stderr, "damka-train: %s\n", err);
+            return 1;
+        }
+        return 0;
+    }
     int status = 1;
     Data train = {0}, valid = {0};
     EvalWeights *weights = malloc(sizeof *weights);
