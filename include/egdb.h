@@ -27,7 +27,7 @@ enum {
     EGDB_F_MAX = 29,            // the largest budget a counter limit allows (30 plies - 1)
     EGDB_F_ANY = 31,            // no legal move: lost at any counter
     EGDB_NONE = 255,            // no position (an index hole); not stored in files
-    EGDB_VERSION = 1,
+    EGDB_VERSION = 2,           // 2: each block begins with a checksum of its own
 };
 
 typedef struct EgdbMaterial {
@@ -68,9 +68,12 @@ int egdb_counter_limit(const Board *b);
 bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *err,
                 size_t errlen);
 
-// Reads a balance's file back into values (egdb_slice_size(m) bytes). False with one line in
-// err when the file is missing, truncated, corrupt (checksum) or of another version.
-bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, char *err, size_t errlen);
+// Reads a balance's file back into values (egdb_slice_size(m) bytes), checking every block and
+// the checksum of all values. False with one line in err when the file is missing, truncated,
+// corrupt or of another version; version 1 (no check per block) is read, with *old_version
+// set, so that the generator rewrites it.
+bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_version, char *err,
+               size_t errlen);
 
 // ---- The generator's primitives -----------------------------------------------------------------
 
@@ -96,8 +99,10 @@ typedef struct EgdbCache {
     uint64_t hits, misses;
 } EgdbCache;
 
-// Loads every database file of up to max_pieces pieces found in dir. A file that is corrupt,
-// truncated or of another version is skipped with one line on log (if not NULL). Returns NULL
+// Opens every database file of up to max_pieces pieces found in dir, reading its header and
+// block index (a file descriptor each, held until egdb_close). A file whose header or index is
+// corrupt, that is truncated or of another version is skipped with one line on log (if not
+// NULL). Returns NULL
 // when none was found (err says why); else the set, which the caller frees.
 Egdb *egdb_open(const char *dir, int max_pieces, FILE *log, char *err, size_t errlen);
 void egdb_close(Egdb *db);
@@ -109,6 +114,11 @@ int egdb_max_pieces(const Egdb *db);
 int egdb_count(const Egdb *db);
 
 // The value of b (a position with no capture pending), or -1 when its balance is not loaded.
+// Blocks are read from the files when a probe needs them; a block that fails its check is
+// reported once on stderr and its balance is probed no more (-1).
 int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache);
+
+// True when balance m was loaded and a block of it has failed its check since.
+bool egdb_broken(const Egdb *db, EgdbMaterial m);
 
 #endif

@@ -11,13 +11,19 @@
 // File (little-endian): a 64-byte header ("DAMKAEGB", version, the balance, the number of
 // positions, positions per block, blocks, a 64-bit FNV-1a checksum of every value, the size of
 // the data, a checksum of the header and block index), then one 64-bit offset per block and
-// one at the end, then the blocks. A block is run-length coded: a value byte and its run
-// length - 1 as a base-128 varint, until the block's positions are all given.
+// one at the end, then the blocks. A block is a 32-bit check of its bytes (FNV-1a folded, so
+// that a probe checks the one block it reads), then run-length coded values: a value byte and
+// its run length - 1 as a base-128 varint, until the block's positions are all given. Opening
+// a file reads its header and index only; blocks are read when probed.
 #include "egdb.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bitboard.h"
 #include "movegen.h"
@@ -27,6 +33,8 @@
 enum {
     MAN_SQUARES = 28,
     HEADER_BYTES = 64,
+    BLOCK_CHECK_BYTES = 4,                                   // a block's own checksum
+    BLOCK_BYTES_MAX = BLOCK_CHECK_BYTES + 3 * EGDB_BLOCK + 16, // its check and its runs
     SLOTS = EGDB_PIECES_MAX + 1, // per count of a kind of piece
 };
 
@@ -217,6 +225,13 @@ static uint64_t fnv1a(const uint8_t *p, size_t n, uint64_t h)
 
 static const uint64_t FNV_BASIS = 0xCBF29CE484222325ULL;
 
+// A block's own check: its bytes' FNV-1a, folded to 32 bits.
+static uint32_t block_check(const uint8_t *p, size_t n)
+{
+    uint64_t h = fnv1a(p, n, FNV_BASIS);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 static void put64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
@@ -292,12 +307,19 @@ static bool fail(char *err, size_t errlen, const char *fmt, const char *what)
     return false;
 }
 
+// The values of block bl: EGDB_BLOCK of them, fewer in the last block.
+static size_t block_count(uint64_t n, uint32_t bl)
+{
+    uint64_t left = n - (uint64_t)bl * EGDB_BLOCK;
+    return (size_t)(left < EGDB_BLOCK ? left : EGDB_BLOCK);
+}
+
 bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *err,
                 size_t errlen)
 {
     uint64_t n = egdb_slice_size(m);
     uint32_t nblocks = (uint32_t)((n + EGDB_BLOCK - 1) / EGDB_BLOCK);
-    uint8_t *filled = malloc(EGDB_BLOCK), *buf = malloc(3 * EGDB_BLOCK + 16);
+    uint8_t *filled = malloc(EGDB_BLOCK), *buf = malloc(BLOCK_BYTES_MAX);
     uint8_t *index = calloc((size_t)nblocks + 1, 8);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -314,15 +336,14 @@ bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *e
     uint64_t sum = FNV_BASIS, off = 0;
     uint8_t last = EGDB_DRAW;
     for (uint32_t bl = 0; bl < nblocks; bl++) {
-        size_t count = (size_t)(n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
-                                    ? n - (uint64_t)bl * EGDB_BLOCK
-                                    : EGDB_BLOCK);
+        size_t count = block_count(n, bl);
         for (size_t i = 0; i < count; i++) {
             uint8_t v = values[(uint64_t)bl * EGDB_BLOCK + i];
             filled[i] = last = v == EGDB_NONE ? last : v;
         }
         sum = fnv1a(filled, count, sum);
-        size_t len = rle_encode(filled, count, buf);
+        size_t len = BLOCK_CHECK_BYTES + rle_encode(filled, count, buf + BLOCK_CHECK_BYTES);
+        put32(buf, block_check(buf + BLOCK_CHECK_BYTES, len - BLOCK_CHECK_BYTES));
         put64(index + 8 * (size_t)bl, off);
         fwrite(buf, 1, len, f);
         off += len;
@@ -348,90 +369,112 @@ bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *e
     return true;
 }
 
-// A loaded balance: its blocks, compressed, as in the file.
+// An open balance: its header and block index in memory, the blocks read from the file when a
+// probe needs one (so that opening a set of gigabytes reads only its indexes).
 typedef struct Slice {
     EgdbMaterial m;
     uint64_t n;
     uint32_t nblocks;
-    uint8_t *file;        // the whole file
-    const uint8_t *index; // nblocks + 1 offsets
-    const uint8_t *data;
+    uint32_t version;
+    int fd;
+    uint8_t *index;     // nblocks + 1 offsets
+    uint64_t data_at;   // file offset of the first block
+    uint64_t data_size; // bytes of all blocks
+    atomic_bool broken; // a block failed its check: the balance is no longer probed
+    char name[24];
 } Slice;
 
-// Reads and checks a file into s (the header, the index, every block and the checksum).
-static bool load_slice(const char *path, EgdbMaterial m, Slice *s, uint8_t *values, char *err,
+static void close_slice(Slice *s)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s->index);
+    s->fd = -1;
+    s->index = NULL;
+}
+
+// Opens a file into s and checks what can be checked without reading the blocks: the header,
+// its version and balance, the size, and the checksum of the header and block index. Version
+// 1 (blocks with no check of their own) is read by egdb_read only, to rewrite it.
+static bool open_slice(const char *path, EgdbMaterial m, Slice *s, bool old_ok, char *err,
                        size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0)
         return fail(err, errlen, "%s: not found", path);
-    uint8_t *file = NULL;
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    rewind(f);
-    if (size >= HEADER_BYTES && (file = malloc((size_t)size)) != NULL &&
-        fread(file, 1, (size_t)size, f) != (size_t)size) {
-        free(file);
-        file = NULL;
-    }
-    fclose(f);
-    if (!file)
-        return fail(err, errlen, "%s: truncated or unreadable", path);
+    uint8_t h[HEADER_BYTES];
+    struct stat st;
     const char *why = NULL;
     uint64_t n = egdb_slice_size(m);
-    uint32_t nblocks = get32(file + 28);
-    if (memcmp(file, "DAMKAEGB", 8) != 0)
+    uint32_t nblocks = 0;
+    if (fstat(s->fd, &st) != 0 || pread(s->fd, h, HEADER_BYTES, 0) != HEADER_BYTES)
+        why = "%s: truncated or unreadable";
+    else if (memcmp(h, "DAMKAEGB", 8) != 0)
         why = "%s: not a Damka database file";
-    else if (get32(file + 8) != EGDB_VERSION)
-        why = "%s: another version of the format";
-    else if (file[12] != m.wm || file[13] != m.wk || file[14] != m.bm || file[15] != m.bk ||
-             get64(file + 16) != n || get32(file + 24) != EGDB_BLOCK ||
-             nblocks != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
+    else if (get32(h + 8) != EGDB_VERSION && !(old_ok && get32(h + 8) == 1))
+        why = "%s: another version of the format (make egdb rewrites it)";
+    else if (h[12] != m.wm || h[13] != m.wk || h[14] != m.bm || h[15] != m.bk ||
+             get64(h + 16) != n || get32(h + 24) != EGDB_BLOCK ||
+             (nblocks = get32(h + 28)) != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
         why = "%s: header does not match its balance";
-    else if ((uint64_t)size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + get64(file + 40))
+    else if ((uint64_t)st.st_size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + get64(h + 40))
         why = "%s: truncated or too long";
-    else if (get64(file + 48) != fnv1a(file + HEADER_BYTES, 8 * ((size_t)nblocks + 1),
-                                       fnv1a(file, 48, FNV_BASIS)))
+    size_t index_bytes = 8 * ((size_t)nblocks + 1);
+    if (!why && (!(s->index = malloc(index_bytes)) ||
+                 pread(s->fd, s->index, index_bytes, HEADER_BYTES) != (ssize_t)index_bytes))
+        why = "%s: truncated or unreadable";
+    else if (!why && get64(h + 48) != fnv1a(s->index, index_bytes, fnv1a(h, 48, FNV_BASIS)))
         why = "%s: corrupt header or index (checksum)";
     if (why) {
-        free(file);
+        close_slice(s);
         return fail(err, errlen, why, path);
     }
-    s->m = m, s->n = n, s->nblocks = nblocks, s->file = file;
-    s->index = file + HEADER_BYTES;
-    s->data = s->index + 8 * ((size_t)nblocks + 1);
-    // Every block must decode, and all of them must give the checksum.
-    uint8_t block[EGDB_BLOCK];
-    uint64_t sum = FNV_BASIS, total = get64(file + 40);
-    for (uint32_t bl = 0; bl < nblocks && !why; bl++) {
-        uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
-        size_t count = (size_t)(n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
-                                    ? n - (uint64_t)bl * EGDB_BLOCK
-                                    : EGDB_BLOCK);
-        uint8_t *out = values ? values + (uint64_t)bl * EGDB_BLOCK : block;
-        if (a > z || z > total || !rle_decode(s->data + a, (size_t)(z - a), out, count))
-            why = "%s: corrupt block";
-        else
-            sum = fnv1a(out, count, sum);
-    }
-    if (!why && sum != get64(file + 32))
-        why = "%s: corrupt data (checksum)";
-    if (why) {
-        free(file);
-        memset(s, 0, sizeof *s);
-        return fail(err, errlen, why, path);
-    }
+    s->m = m, s->n = n, s->nblocks = nblocks, s->version = get32(h + 8);
+    s->data_at = HEADER_BYTES + index_bytes;
+    s->data_size = get64(h + 40);
+    egdb_file_name(m, s->name, sizeof s->name);
     return true;
 }
 
-bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, char *err, size_t errlen)
+// Reads block bl of s into out (block_count values): false if it is unreadable, fails its
+// check or does not decode to exactly its values.
+static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
+{
+    uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
+    size_t check = s->version == 1 ? 0 : BLOCK_CHECK_BYTES;
+    if (a > z || z > s->data_size || z - a < check || z - a > BLOCK_BYTES_MAX)
+        return false;
+    uint8_t buf[BLOCK_BYTES_MAX];
+    size_t len = (size_t)(z - a);
+    if (pread(s->fd, buf, len, (off_t)(s->data_at + a)) != (ssize_t)len)
+        return false;
+    if (check && get32(buf) != block_check(buf + check, len - check))
+        return false;
+    return rle_decode(buf + check, len - check, out, block_count(s->n, bl));
+}
+
+bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_version, char *err,
+               size_t errlen)
 {
     Slice s;
-    if (!load_slice(path, m, &s, values, err, errlen))
+    if (!open_slice(path, m, &s, true, err, errlen))
         return false;
-    free(s.file);
+    // Every block must decode, and all of them must give the checksum of the values.
+    uint64_t sum = FNV_BASIS;
+    uint8_t h[HEADER_BYTES];
+    bool ok = pread(s.fd, h, HEADER_BYTES, 0) == HEADER_BYTES;
+    for (uint32_t bl = 0; bl < s.nblocks && ok; bl++) {
+        uint8_t *out = values + (uint64_t)bl * EGDB_BLOCK;
+        ok = read_block(&s, bl, out);
+        sum = fnv1a(out, block_count(s.n, bl), sum);
+    }
+    *old_version = s.version != EGDB_VERSION;
+    close_slice(&s);
+    if (!ok)
+        return fail(err, errlen, "%s: corrupt block", path);
+    if (sum != get64(h + 32))
+        return fail(err, errlen, "%s: corrupt data (checksum)", path);
     return true;
 }
 
@@ -457,7 +500,7 @@ static void open_one(EgdbMaterial m, void *ctx)
     egdb_file_name(m, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", j->dir, name);
     Slice *s = malloc(sizeof *s);
-    if (s && load_slice(path, m, s, NULL, err, sizeof err)) {
+    if (s && open_slice(path, m, s, false, err, sizeof err)) {
         j->db->slices[m.wm][m.wk][m.bm][m.bk] = s;
         j->db->count++;
         return;
@@ -503,7 +546,7 @@ void egdb_close(Egdb *db)
             for (int c = 0; c < SLOTS; c++)
                 for (int d = 0; d < SLOTS; d++)
                     if (db->slices[a][b][c][d]) {
-                        free(db->slices[a][b][c][d]->file);
+                        close_slice(db->slices[a][b][c][d]);
                         free(db->slices[a][b][c][d]);
                     }
     free(db);
@@ -519,19 +562,22 @@ int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache)
     if (egdb_pieces(m) > EGDB_PIECES_MAX || m.wm >= SLOTS || m.wk >= SLOTS || m.bm >= SLOTS ||
         m.bk >= SLOTS)
         return -1;
-    const Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
+    Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
     uint64_t idx;
-    if (!s || !egdb_index(b, &idx) || idx >= s->n)
+    if (!s || !egdb_index(b, &idx) || idx >= s->n ||
+        atomic_load_explicit(&s->broken, memory_order_relaxed))
         return -1;
     uint32_t bl = (uint32_t)(idx / EGDB_BLOCK);
     unsigned slot = (unsigned)(((uintptr_t)s >> 4) * 31 + bl) % EGDB_CACHE_BLOCKS;
     if (cache->slice[slot] != s || cache->block[slot] != bl) {
-        uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
-        size_t count = (size_t)(s->n - (uint64_t)bl * EGDB_BLOCK < EGDB_BLOCK
-                                    ? s->n - (uint64_t)bl * EGDB_BLOCK
-                                    : EGDB_BLOCK);
-        if (!rle_decode(s->data + a, (size_t)(z - a), cache->data[slot], count))
-            return -1; // checked at load: cannot happen
+        cache->slice[slot] = NULL; // until the block is whole
+        if (!read_block(s, bl, cache->data[slot])) {
+            // Damaged since it was opened (or on the disk): say so once, probe it no more.
+            if (!atomic_exchange(&s->broken, true))
+                fprintf(stderr, "damka: endgame database %s: block %u is corrupt or unreadable; "
+                                "not used\n", s->name, bl);
+            return -1;
+        }
         cache->slice[slot] = s;
         cache->block[slot] = bl;
         cache->misses++;
@@ -539,6 +585,12 @@ int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache)
         cache->hits++;
     }
     return cache->data[slot][idx % EGDB_BLOCK];
+}
+
+bool egdb_broken(const Egdb *db, EgdbMaterial m)
+{
+    const Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
+    return s && atomic_load_explicit(&s->broken, memory_order_relaxed);
 }
 
 // ---- The generator's primitives -------------------------------------------------------------

@@ -82,7 +82,9 @@ START_TEST(test_egdb_probe_matches_generator)
         char name[64], path[4200];
         egdb_file_name(m, name, sizeof name);
         snprintf(path, sizeof path, "%s/%s", egdb_dir(), name);
-        ck_assert_msg(egdb_read(path, m, values, err, sizeof err), "%s", err);
+        bool old = true;
+        ck_assert_msg(egdb_read(path, m, values, &old, err, sizeof err), "%s", err);
+        ck_assert(!old);
         for (int t = 0; t < 400; t++) {
             uint64_t idx = test_rand(&state) % n;
             Board b;
@@ -203,7 +205,9 @@ static void damaged_copy(EgdbMaterial m, const char *dir, int how)
     fclose(f);
     ck_assert_uint_gt(n, 200);
     if (how == 1)
-        buf[n - 3] ^= 0x5A; // a data byte
+        buf[64 + 3] ^= 0x5A; // the block index
+    else if (how == 4)
+        buf[n - 3] ^= 0x5A; // a byte of the last block
     else if (how == 2)
         n -= 17;            // truncated
     else if (how == 3)
@@ -216,8 +220,8 @@ static void damaged_copy(EgdbMaterial m, const char *dir, int how)
 
 START_TEST(test_egdb_corrupt_file_refused)
 {
-    // A corrupt, truncated or wrong-version file is refused with one line; the engine loads
-    // the rest and plays on.
+    // A file with a corrupt header or index, truncated or of another version is refused with
+    // one line; the engine loads the rest and plays on.
     static const char *const why[] = {"", "corrupt", "truncated", "version"};
     char dir[] = "/tmp/damka-egdb-XXXXXX";
     ck_assert(mkdtemp(dir) != NULL);
@@ -251,6 +255,41 @@ START_TEST(test_egdb_corrupt_file_refused)
     engine_free(e);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, only);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_egdb_corrupt_block_not_used)
+{
+    // A damaged block is found when a probe reads it (opening reads the header and index
+    // only): that probe and every later one of its balance answer "not loaded", the other
+    // balances still answer, and the engine plays on.
+    char dir[] = "/tmp/damka-egdb-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    EgdbMaterial bad = {0, 2, 0, 1}, good = {0, 1, 0, 1};
+    damaged_copy(good, dir, 0);
+    damaged_copy(bad, dir, 4);
+    char err[256];
+    Egdb *db = egdb_open(dir, 3, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    ck_assert_int_eq(egdb_count(db), 2);
+    static EgdbCache cache;
+    Board b;
+    ck_assert(notation_parse_fen("W:WKc1,Ke1:BKd8", &b, err, sizeof err));
+    ck_assert_int_ge(egdb_probe(db, &b, &cache), 0); // another block, intact
+    ck_assert(!egdb_broken(db, bad));
+    uint64_t n = egdb_slice_size(bad), idx = (n - 1) / EGDB_BLOCK * EGDB_BLOCK;
+    while (!egdb_unindex(bad, idx, &b) || movegen_has_capture(&b))
+        idx++;
+    ck_assert_int_eq(egdb_probe(db, &b, &cache), -1); // the last block
+    ck_assert(egdb_broken(db, bad));
+    ck_assert(notation_parse_fen("W:WKc1,Ke1:BKd8", &b, err, sizeof err));
+    ck_assert_int_eq(egdb_probe(db, &b, &cache), -1); // no more of that balance
+    ck_assert(notation_parse_fen("W:WKc1:BKd8", &b, err, sizeof err));
+    ck_assert_int_ge(egdb_probe(db, &b, &cache), 0);
+    egdb_close(db);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
@@ -328,6 +367,7 @@ Suite *suite_egdb(void)
     tcase_add_test(tc, test_egdb_probe_matches_generator);
     tcase_add_test(tc, test_egdb_known_theory);
     tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
+    tcase_add_test(tc, test_egdb_corrupt_block_not_used);
     tcase_add_test(tc, test_egdb_search_uses_it);
     suite_add_tcase(s, tc);
     if (getenv("EGDB_FULL_DIR") != NULL) {

@@ -556,12 +556,18 @@ int main(int argc, char **argv)
             fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
             return 1;
         }
-        // A finished file from an earlier run is read back (and checked) instead.
-        if (egdb_read(path, m, (uint8_t *)vals, err, sizeof err)) {
+        // A finished file from an earlier run is read back (and checked) instead; one of an
+        // older version of the format is written again in this one.
+        bool old = false;
+        if (egdb_read(path, m, (uint8_t *)vals, &old, err, sizeof err)) {
             g_values[m.wm][m.wk][m.bm][m.bk] = vals;
             done += n;
-            fprintf(stderr, "[%3d/%d] %-16s %12llu positions: already built\n", i + 1, plan.n,
-                    name, (unsigned long long)n);
+            if (old && !egdb_write(path, m, (const uint8_t *)vals, err, sizeof err)) {
+                fprintf(stderr, "damka-egdb: %s\n", err);
+                return 1;
+            }
+            fprintf(stderr, "[%3d/%d] %-16s %12llu positions: already built%s\n", i + 1,
+                    plan.n, name, (unsigned long long)n, old ? " (rewritten in this format)" : "");
             continue;
         }
         free(vals);
