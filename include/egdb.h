@@ -5,8 +5,10 @@
 //
 // A value is the result for the side to move with a counter budget F: the number of plies
 // since the last capture or promotion (the counter of rules 7.2.4 and 7.2.6-7.2.8, which is
-// never below the 7.2.5 one) at which the result still holds. A win with budget F is a win
-// when the game's counter is at most F, and otherwise a draw; the same for a loss. Playing
+// never below the 7.2.5 one) at which the result still holds, against a limit of 30 plies (10
+// under 7.2.8). A win with budget F is a win when the game's counter is at most F; the same
+// for a loss. Past F it is a draw when only kings are on the board; with men a man's step also
+// resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the databases cannot say (the search goes on). Playing
 // the move to the successor of largest budget wins within the counters: along such a line the
 // counter never passes the budget before a capture or promotion resets it.
 #ifndef EGDB_H_INCLUDED

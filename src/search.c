@@ -126,8 +126,11 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
 }
 
 
-// The endgame databases' score of b at ply, under the game's counter (a value past its budget
-// is a draw), or false when b is not in them or has a capture pending (those are searched on).
+// The endgame databases' score of b at ply, under the game's counter, or false when b is not
+// in them or has a capture pending (those are searched on). A value's budget counts plies since
+// the last capture or promotion against a limit of 30 (10 under 7.2.8). That is exact with
+// kings alone, so there a value past its budget is a draw; with men on the board a man's step
+// also resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the win may still be there: searched on.
 static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
 {
     const SearchShared *sh = w->sh;
@@ -141,9 +144,12 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
     if (v < 0)
         return false;
-    w->tbhits++;
     int left = egdb_budget(v) - w->counters[ply].balance;
-    if ((!egdb_is_win(v) && !egdb_is_loss(v)) || left < 0) {
+    bool decided = egdb_is_win(v) || egdb_is_loss(v);
+    if (decided && left < 0 && ((b->pieces[0] | b->pieces[1]) & ~b->kings))
+        return false;
+    w->tbhits++;
+    if (!decided || left < 0) {
         *score = 0;
         return true;
     }
