@@ -41,6 +41,11 @@ static inline bool egdb_is_win(int v) { return v >= EGDB_WIN && v < EGDB_LOSS; }
 static inline bool egdb_is_loss(int v) { return v >= EGDB_LOSS && v < EGDB_NONE; }
 static inline int egdb_budget(int v) { return egdb_is_win(v) ? v - EGDB_WIN : v - EGDB_LOSS; }
 
+// What a value says under the game's counter (plies since the last capture or promotion) in
+// a position with men on the board or kings alone (see the top of this file).
+typedef enum EgdbVerdict { EGDB_SAYS_DRAW, EGDB_SAYS_WIN, EGDB_SAYS_LOSS, EGDB_SAYS_NOTHING } EgdbVerdict;
+EgdbVerdict egdb_verdict(int v, int counter, bool men);
+
 // The material of b.
 EgdbMaterial egdb_material_of(const Board *b);
 

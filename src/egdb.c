@@ -51,6 +51,15 @@ static void init_binom(void)
 
 static uint64_t binom(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : g_binom[n][k]; }
 
+EgdbVerdict egdb_verdict(int v, int counter, bool men)
+{
+    if (!egdb_is_win(v) && !egdb_is_loss(v))
+        return EGDB_SAYS_DRAW;
+    if (counter <= egdb_budget(v))
+        return egdb_is_win(v) ? EGDB_SAYS_WIN : EGDB_SAYS_LOSS;
+    return men ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
+}
+
 EgdbMaterial egdb_material_of(const Board *b)
 {
     Bitboard w = b->pieces[SIDE_WHITE], bl = b->pieces[SIDE_BLACK];

@@ -127,10 +127,8 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
 
 
 // The endgame databases' score of b at ply, under the game's counter, or false when b is not
-// in them or has a capture pending (those are searched on). A value's budget counts plies since
-// the last capture or promotion against a limit of 30 (10 under 7.2.8). That is exact with
-// kings alone, so there a value past its budget is a draw; with men on the board a man's step
-// also resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the win may still be there: searched on.
+// in them, has a capture pending, or its value says nothing at this counter (egdb_verdict: a
+// win past its budget with men on the board may still be a win): those are searched on.
 static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
 {
     const SearchShared *sh = w->sh;
@@ -144,18 +142,18 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
     if (v < 0)
         return false;
-    int left = egdb_budget(v) - w->counters[ply].balance;
-    bool decided = egdb_is_win(v) || egdb_is_loss(v);
-    if (decided && left < 0 && ((b->pieces[0] | b->pieces[1]) & ~b->kings))
+    int counter = w->counters[ply].balance;
+    EgdbVerdict says = egdb_verdict(v, counter, (b->pieces[0] | b->pieces[1]) & ~b->kings);
+    if (says == EGDB_SAYS_NOTHING)
         return false;
     w->tbhits++;
-    if (!decided || left < 0) {
+    if (says == EGDB_SAYS_DRAW) {
         *score = 0;
         return true;
     }
     int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
-    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
-    *score = egdb_is_win(v) ? s : -s;
+    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + egdb_budget(v) - counter - ply;
+    *score = says == EGDB_SAYS_WIN ? s : -s;
     return true;
 }
 

@@ -259,6 +259,24 @@ START_TEST(test_egdb_corrupt_file_refused)
 }
 END_TEST
 
+// The budget counts plies since the last capture or promotion against 30 (10 under 7.2.8):
+// exact with kings alone, where a value past its budget is a draw by 7.2.5 or 7.2.4/7.2.8.
+// With men a man's step resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so past its budget the
+// value says nothing (the search goes on; a defender that took such wins for draws lost games).
+START_TEST(test_egdb_verdict_past_budget)
+{
+    int win = EGDB_WIN + 12, loss = EGDB_LOSS + 12;
+    ck_assert_int_eq(egdb_verdict(win, 12, true), EGDB_SAYS_WIN);
+    ck_assert_int_eq(egdb_verdict(loss, 0, false), EGDB_SAYS_LOSS);
+    ck_assert_int_eq(egdb_verdict(win, 13, false), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(egdb_verdict(loss, 13, false), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(egdb_verdict(win, 13, true), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(egdb_verdict(loss, 40, true), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(egdb_verdict(EGDB_DRAW, 0, true), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(egdb_verdict(EGDB_LOSS + EGDB_F_ANY, 29, false), EGDB_SAYS_LOSS);
+}
+END_TEST
+
 START_TEST(test_egdb_corrupt_block_not_used)
 {
     // A damaged block is found when a probe reads it (opening reads the header and index
@@ -368,6 +386,7 @@ Suite *suite_egdb(void)
     tcase_add_test(tc, test_egdb_known_theory);
     tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
     tcase_add_test(tc, test_egdb_corrupt_block_not_used);
+    tcase_add_test(tc, test_egdb_verdict_past_budget);
     tcase_add_test(tc, test_egdb_search_uses_it);
     suite_add_tcase(s, tc);
     if (getenv("EGDB_FULL_DIR") != NULL) {
