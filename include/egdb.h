@@ -8,9 +8,9 @@
 // never below the 7.2.5 one) at which the result still holds, against a limit of 30 plies (10
 // under 7.2.8). A win with budget F is a win when the game's counter is at most F; the same
 // for a loss. Past F it is a draw when only kings are on the board; with men a man's step also
-// resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the databases cannot say (the search goes on). Playing
-// the move to the successor of largest budget wins within the counters: along such a line the
-// counter never passes the budget before a capture or promotion resets it.
+// resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the databases cannot say (the search goes
+// on). Playing the move to the successor of largest budget wins within the counters: along
+// such a line the counter never passes the budget before a capture or promotion resets it.
 #ifndef EGDB_H_INCLUDED
 #define EGDB_H_INCLUDED
 
@@ -43,7 +43,12 @@ static inline int egdb_budget(int v) { return egdb_is_win(v) ? v - EGDB_WIN : v 
 
 // What a value says under the game's counter (plies since the last capture or promotion) in
 // a position with men on the board or kings alone (see the top of this file).
-typedef enum EgdbVerdict { EGDB_SAYS_DRAW, EGDB_SAYS_WIN, EGDB_SAYS_LOSS, EGDB_SAYS_NOTHING } EgdbVerdict;
+typedef enum EgdbVerdict {
+    EGDB_SAYS_DRAW,
+    EGDB_SAYS_WIN,
+    EGDB_SAYS_LOSS,
+    EGDB_SAYS_NOTHING,
+} EgdbVerdict;
 EgdbVerdict egdb_verdict(int v, int counter, bool men);
 
 // The material of b.
