@@ -10,6 +10,7 @@ set -eu
 n=$1 st=$2 db=$3 seed=${4:-7}
 out=${OUT:-bench/matches/egdb-conversion}
 mkdir -p "$(dirname "$out")"
+rm -f "$out.pdn" # damka-match appends to a PDN file
 ./damka-egdb --dir "$db" --sample-wins "$n" --seed "$seed" > "$out.fens"
 ./damka-match -engine cmd=./damka name=db "option.EGDBPath=$db" \
     -engine cmd=./damka name=nodb "option.EGDBPath=<empty>" \
