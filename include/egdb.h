@@ -114,8 +114,7 @@ typedef struct EgdbCache {
 // Opens every database file of up to max_pieces pieces found in dir, reading its header and
 // block index (a file descriptor each, held until egdb_close). A file whose header or index is
 // corrupt, that is truncated or of another version is skipped with one line on log (if not
-// NULL). Returns NULL
-// when none was found (err says why); else the set, which the caller frees.
+// NULL). Returns NULL when none was found (err says why); else the set, which the caller frees.
 Egdb *egdb_open(const char *dir, int max_pieces, FILE *log, char *err, size_t errlen);
 void egdb_close(Egdb *db);
 

@@ -389,6 +389,7 @@ typedef struct Slice {
     uint8_t *index;     // nblocks + 1 offsets
     uint64_t data_at;   // file offset of the first block
     uint64_t data_size; // bytes of all blocks
+    uint64_t values_sum; // the header's checksum of every value (egdb_read checks it)
     atomic_bool broken; // a block failed its check: the balance is no longer probed
     char name[24];
 } Slice;
@@ -442,6 +443,7 @@ static bool open_slice(const char *path, EgdbMaterial m, Slice *s, bool old_ok, 
     s->m = m, s->n = n, s->nblocks = nblocks, s->version = get32(h + 8);
     s->data_at = HEADER_BYTES + index_bytes;
     s->data_size = get64(h + 40);
+    s->values_sum = get64(h + 32);
     egdb_file_name(m, s->name, sizeof s->name);
     return true;
 }
@@ -471,18 +473,17 @@ bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_vers
         return false;
     // Every block must decode, and all of them must give the checksum of the values.
     uint64_t sum = FNV_BASIS;
-    uint8_t h[HEADER_BYTES];
-    bool ok = pread(s.fd, h, HEADER_BYTES, 0) == HEADER_BYTES;
+    bool ok = true;
     for (uint32_t bl = 0; bl < s.nblocks && ok; bl++) {
         uint8_t *out = values + (uint64_t)bl * EGDB_BLOCK;
-        ok = read_block(&s, bl, out);
-        sum = fnv1a(out, block_count(s.n, bl), sum);
+        if ((ok = read_block(&s, bl, out)))
+            sum = fnv1a(out, block_count(s.n, bl), sum);
     }
     *old_version = s.version != EGDB_VERSION;
     close_slice(&s);
     if (!ok)
         return fail(err, errlen, "%s: corrupt block", path);
-    if (sum != get64(h + 32))
+    if (sum != s.values_sum)
         return fail(err, errlen, "%s: corrupt data (checksum)", path);
     return true;
 }
