@@ -193,7 +193,7 @@ static void write_fen(const Board *b, bool algebraic, char *buf, size_t len)
         for (Square s = 0; s < SQUARE_COUNT; s++) {
             if (!(b->pieces[side] & g_square_bb[s]))
                 continue;
-            char name[8];
+            char name[12]; // room for any int, so that -Wformat-truncation has nothing to say
             if (algebraic)
                 notation_square(s, name);
             else

@@ -2,8 +2,10 @@
 // Match runner tests: clocks, statistics, PDN, openings, adjudication, and whole matches
 // against misbehaving fake engines and between two damka processes.
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "match.h"
@@ -287,6 +289,56 @@ START_TEST(test_match_damka_vs_damka)
 }
 END_TEST
 
+START_TEST(test_match_stops_on_sigterm)
+{
+    // SIGTERM after the first game: no new game starts, the one being played finishes without
+    // a fault (the engines are not killed), and the summary comes as at the end of a match.
+    const char *bin = getenv("DAMKA_MATCH"), *damka = getenv("DAMKA_BIN");
+    ck_assert(bin && damka);
+    char engine[512];
+    snprintf(engine, sizeof engine, "cmd=%s", damka);
+    int fds[2];
+    ck_assert(pipe(fds) == 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        execl(bin, bin, "-engine", engine, "name=a", "-engine", engine, "name=b", "-each",
+              "depth=3", "-games", "1000", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    ck_assert(f != NULL);
+    char line[512], all[1 << 14] = "";
+    size_t len = 0;
+    bool signalled = false;
+    while (fgets(line, sizeof line, f)) {
+        len += (size_t)snprintf(all + len, sizeof all - len, "%s", line);
+        ck_assert(len < sizeof all);
+        if (!signalled && strncmp(line, "Finished game 1 ", 16) == 0) {
+            ck_assert(kill(pid, SIGTERM) == 0);
+            signalled = true;
+        }
+    }
+    fclose(f);
+    int status;
+    ck_assert(waitpid(pid, &status, 0) == pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", all);
+    ck_assert(signalled);
+    int games;
+    const char *stop = strstr(all, "Interrupted: stopped after ");
+    ck_assert_msg(stop && sscanf(stop, "Interrupted: stopped after %d of 1000", &games) == 1,
+                  "%s", all);
+    ck_assert_int_ge(games, 1);
+    ck_assert_int_le(games, 3); // at most the game that was being played when the signal came
+    ck_assert_msg(strstr(all, "a: time losses 0, faults 0") && strstr(all, "b: time losses 0, faults 0"),
+                  "%s", all);
+    ck_assert(strstr(all, "Elo difference:") != NULL);
+}
+END_TEST
+
 START_TEST(test_match_hub_dialect)
 {
     // The same engine driven through the Hub dialect on both sides plays whole games.
@@ -319,6 +371,7 @@ Suite *suite_match(void)
     tcase_add_loop_test(e2e, test_match_fake_engines, 0, (int)(sizeof FAULTS / sizeof FAULTS[0]));
     tcase_add_test(e2e, test_match_damka_vs_damka);
     tcase_add_test(e2e, test_match_hub_dialect);
+    tcase_add_test(e2e, test_match_stops_on_sigterm);
     suite_add_tcase(s, e2e);
     return s;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "match.h"
@@ -60,7 +61,34 @@ static void usage(void)
             "    (a bare name such as 4ply-balanced.txt is one of Damka's shipped sets)\n"
             "  -pdnout F  -sprt elo0=E0 elo1=E1 alpha=A beta=B  -maxmoves N\n"
             "  -draw movenumber=N movecount=N score=CP  -resign movecount=N score=CP\n"
-            "  -event NAME  -site NAME  -seed N  -hangtime SECONDS\n");
+            "  -event NAME  -site NAME  -seed N  -hangtime SECONDS\n"
+            "  SIGTERM or SIGINT: no new game starts, the games being played finish, and the\n"
+            "  summary is printed; a second signal ends the runner at once.\n");
+}
+
+// Set by SIGTERM or SIGINT: the workers start no new game.
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (interrupted)
+        _exit(128 + sig); // the second signal: at once (the engines see their pipes close)
+    interrupted = 1;
+}
+
+// SIGTERM always; SIGINT unless it was ignored (a job started in the background keeps its
+// inherited SIG_IGN, as the shell intended).
+static void catch_stop_signals(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART; // the engines' pipes are read and written on
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
 }
 
 static bool key_is(const char *kv, const char *key, const char **value)
@@ -452,9 +480,11 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
            m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n, n);
     double elo, err;
     stats_elo_error(m, &elo, &err);
-    printf("Progress: %d/%d games, W-L-D %d-%d-%d, score %.3f, Elo %.1f +/- %.1f\n",
-           s->finished, c->games, m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n,
-           elo, err);
+    printf("Progress: %d/%d games, W-L-D %d-%d-%d, score %.3f, Elo %.1f +/- %.1f", s->finished,
+           c->games, m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n, elo, err);
+    if (c->sprt)
+        printf(", LLR %.2f", stats_sprt_llr(m, c->elo0, c->elo1));
+    printf("\n");
     if (s->pdn) {
         char tcbuf[64];
         tc_format(&c->tc[white], tcbuf, sizeof tcbuf);
@@ -487,7 +517,7 @@ static void *worker(void *arg)
     }
     for (;;) {
         pthread_mutex_lock(&s->mu);
-        int index = s->stop || s->next_game >= s->cfg->games ? -1 : s->next_game++;
+        int index = s->stop || interrupted || s->next_game >= s->cfg->games ? -1 : s->next_game++;
         pthread_mutex_unlock(&s->mu);
         if (index < 0)
             break;
@@ -538,6 +568,7 @@ int main(int argc, char **argv)
     static MatchConfig c;
     engine_library_init();
     signal(SIGPIPE, SIG_IGN); // a crashed engine must not take the runner down
+    catch_stop_signals();
     c.games = 2;
     c.concurrency = 1;
     c.alpha = c.beta = 0.05;
@@ -584,6 +615,8 @@ int main(int argc, char **argv)
             started++;
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    if (interrupted)
+        printf("Interrupted: stopped after %d of %d games\n", s.finished, c.games);
     summary(&s);
     if (s.pdn)
         fclose(s.pdn);

@@ -41,7 +41,9 @@ bool proc_start(Proc *p, const char *cmd, const char *dir)
         return false;
     }
     if (pid == 0) {
-        // Child: only async-signal-safe calls until exec.
+        // Child: only async-signal-safe calls until exec. Its own process group, so that a
+        // Ctrl-C at the terminal reaches the runner alone, which then finishes the games.
+        setpgid(0, 0);
         if (dir && dir[0] && chdir(dir) != 0)
             _exit(127);
         dup2(in[0], 0);
