@@ -7,10 +7,9 @@
 // since the last capture or promotion (the counter of rules 7.2.4 and 7.2.6-7.2.8, which is
 // never below the 7.2.5 one) at which the result still holds, against a limit of 30 plies (10
 // under 7.2.8). A win with budget F is a win when the game's counter is at most F; the same
-// for a loss. Past F it is a draw when only kings are on the board; with men a man's step also
-// resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the databases cannot say (the search goes
-// on). Playing the move to the successor of largest budget wins within the counters: along
-// such a line the counter never passes the budget before a capture or promotion resets it.
+// for a loss. How the game's counters compare with F: egdb_verdict. Playing the move to the
+// successor of largest budget wins within the counters: along such a line the counter never
+// passes the budget before a capture or promotion resets it.
 #ifndef EGDB_H_INCLUDED
 #define EGDB_H_INCLUDED
 
@@ -18,6 +17,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "rules.h"
 #include "types.h"
 
 enum {
@@ -41,15 +41,20 @@ static inline bool egdb_is_win(int v) { return v >= EGDB_WIN && v < EGDB_LOSS; }
 static inline bool egdb_is_loss(int v) { return v >= EGDB_LOSS && v < EGDB_NONE; }
 static inline int egdb_budget(int v) { return egdb_is_win(v) ? v - EGDB_WIN : v - EGDB_LOSS; }
 
-// What a value says under the game's counter (plies since the last capture or promotion) in
-// a position with men on the board or kings alone (see the top of this file).
+// What value v of b says under the game's counters. Rules 7.2.4 and 7.2.8 count plies since
+// the last capture or promotion, as the budget does. Elsewhere 7.2.5 counts plies since a man
+// move or capture against the same 30, and 7.2.6 (kings on both sides) plies since a capture or
+// promotion against 60 or 120: a win that resets the counters within 30 - F plies meets both
+// while reversible <= F and balance - 30 (or - 90) <= F. Past that a value is a draw with kings
+// alone or under 7.2.4/7.2.8 (there the budget is exact), and says nothing with men on the
+// board (the search goes on). *left gets the budget left of a win or loss.
 typedef enum EgdbVerdict {
     EGDB_SAYS_DRAW,
     EGDB_SAYS_WIN,
     EGDB_SAYS_LOSS,
     EGDB_SAYS_NOTHING,
 } EgdbVerdict;
-EgdbVerdict egdb_verdict(int v, int counter, bool men);
+EgdbVerdict egdb_verdict(const Board *b, int v, DrawCounters c, int *left);
 
 // The material of b.
 EgdbMaterial egdb_material_of(const Board *b);

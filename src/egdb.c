@@ -51,13 +51,30 @@ static void init_binom(void)
 
 static uint64_t binom(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : g_binom[n][k]; }
 
-EgdbVerdict egdb_verdict(int v, int counter, bool men)
+EgdbVerdict egdb_verdict(const Board *b, int v, DrawCounters c, int *left)
 {
+    enum { LIMIT = 30, SLACK_SMALL = 60 - LIMIT, SLACK_LARGE = 120 - LIMIT };
+    *left = 0;
     if (!egdb_is_win(v) && !egdb_is_loss(v))
         return EGDB_SAYS_DRAW;
-    if (counter <= egdb_budget(v))
+    // 7.2.8 or 7.2.4 material: with the balance counter at LIMIT, one of them has ended the game.
+    GameResult r = rules_counter_draw(b, (DrawCounters){0, LIMIT, 0});
+    bool balance_rules = r == GAME_DRAW_SMALL || r == GAME_DRAW_3K_VS_K;
+    bool men = (b->pieces[0] | b->pieces[1]) & ~b->kings;
+    int counter = c.balance;
+    if (!balance_rules) {
+        counter = c.reversible;
+        if ((b->pieces[0] & b->kings) && (b->pieces[1] & b->kings)) {
+            int slack = __builtin_popcountll(b->pieces[0] | b->pieces[1]) >= 6 ? SLACK_LARGE
+                                                                                 : SLACK_SMALL;
+            if (c.balance - slack > counter)
+                counter = c.balance - slack;
+        }
+    }
+    *left = egdb_budget(v) - counter;
+    if (*left >= 0)
         return egdb_is_win(v) ? EGDB_SAYS_WIN : EGDB_SAYS_LOSS;
-    return men ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
+    return men && !balance_rules ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
 }
 
 EgdbMaterial egdb_material_of(const Board *b)

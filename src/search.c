@@ -142,8 +142,8 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
     if (v < 0)
         return false;
-    int counter = w->counters[ply].balance;
-    EgdbVerdict says = egdb_verdict(v, counter, (b->pieces[0] | b->pieces[1]) & ~b->kings);
+    int left;
+    EgdbVerdict says = egdb_verdict(b, v, w->counters[ply], &left);
     if (says == EGDB_SAYS_NOTHING)
         return false;
     w->tbhits++;
@@ -152,7 +152,7 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
         return true;
     }
     int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
-    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + egdb_budget(v) - counter - ply;
+    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
     *score = says == EGDB_SAYS_WIN ? s : -s;
     return true;
 }

@@ -259,21 +259,45 @@ START_TEST(test_egdb_corrupt_file_refused)
 }
 END_TEST
 
-// The budget counts plies since the last capture or promotion against 30 (10 under 7.2.8):
-// exact with kings alone, where a value past its budget is a draw by 7.2.5 or 7.2.4/7.2.8.
-// With men a man's step resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so past its budget the
-// value says nothing (the search goes on; a defender that took such wins for draws lost games).
-START_TEST(test_egdb_verdict_past_budget)
+// The budget counts plies since the last capture or promotion against 30 (10 under 7.2.8).
+// Rules 7.2.4 and 7.2.8 count just that, and with kings alone 7.2.5 does too: there a value
+// past its budget is a draw. With men a man's step resets 7.2.5 and 7.2.6 allows 60 or 120
+// plies: the value holds while both counters allow it, and past them says nothing (a defender
+// that took such wins for draws walked into them).
+static EgdbVerdict verdict(const char *fen, int v, int reversible, int balance, int *left)
 {
-    int win = EGDB_WIN + 12, loss = EGDB_LOSS + 12;
-    ck_assert_int_eq(egdb_verdict(win, 12, true), EGDB_SAYS_WIN);
-    ck_assert_int_eq(egdb_verdict(loss, 0, false), EGDB_SAYS_LOSS);
-    ck_assert_int_eq(egdb_verdict(win, 13, false), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(loss, 13, false), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(win, 13, true), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(egdb_verdict(loss, 40, true), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(egdb_verdict(EGDB_DRAW, 0, true), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(EGDB_LOSS + EGDB_F_ANY, 29, false), EGDB_SAYS_LOSS);
+    Board b;
+    char err[128];
+    ck_assert_msg(notation_parse_fen(fen, &b, err, sizeof err), "%s", err);
+    return egdb_verdict(&b, v, (DrawCounters){(uint16_t)reversible, (uint16_t)balance, 0}, left);
+}
+
+START_TEST(test_egdb_verdict_under_the_counters)
+{
+    int win = EGDB_WIN + 12, loss = EGDB_LOSS + 12, left;
+    const char *kings = "W:WKa1,Kc1:BKh8,Kf8", *men = "W:WKa1,c3:BKh8,f6",
+               *men6 = "W:WKa1,c3,e3:BKh8,f6,d6", *no_kings = "W:Wc3,e3:Bf6",
+               *small = "W:WKa1,c3:BKh8", *three_kings = "W:WKa1,Kc1,Ke1,c3:BKh8";
+    ck_assert_int_eq(verdict(kings, win, 12, 12, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(left, 0);
+    ck_assert_int_eq(verdict(kings, win, 13, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(kings, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW);
+    // Men and kings on both sides, 4 pieces: 7.2.5 by the man-move counter, 7.2.6 at 60.
+    ck_assert_int_eq(verdict(men, loss, 5, 39, &left), EGDB_SAYS_LOSS);
+    ck_assert_int_eq(left, 12 - 9);
+    ck_assert_int_eq(verdict(men, win, 13, 13, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict(men, win, 5, 43, &left), EGDB_SAYS_NOTHING);
+    // 6 pieces: 7.2.6 at 120.
+    ck_assert_int_eq(verdict(men6, win, 5, 100, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(men6, win, 5, 103, &left), EGDB_SAYS_NOTHING);
+    // No kings: 7.2.6 does not apply, only 7.2.5.
+    ck_assert_int_eq(verdict(no_kings, win, 12, 200, &left), EGDB_SAYS_WIN);
+    // 7.2.8 and 7.2.4 count plies since a capture or promotion, men or not: exact.
+    ck_assert_int_eq(verdict(small, win, 0, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(small, win, 0, 12, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(three_kings, loss, 0, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(three_kings, EGDB_LOSS + EGDB_F_ANY, 0, 29, &left),
+                     EGDB_SAYS_LOSS);
 }
 END_TEST
 
@@ -386,7 +410,7 @@ Suite *suite_egdb(void)
     tcase_add_test(tc, test_egdb_known_theory);
     tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
     tcase_add_test(tc, test_egdb_corrupt_block_not_used);
-    tcase_add_test(tc, test_egdb_verdict_past_budget);
+    tcase_add_test(tc, test_egdb_verdict_under_the_counters);
     tcase_add_test(tc, test_egdb_search_uses_it);
     suite_add_tcase(s, tc);
     if (getenv("EGDB_FULL_DIR") != NULL) {
