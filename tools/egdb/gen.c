@@ -207,18 +207,24 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_threads(Job *j, int threads, int level)
+// Runs fn(arg) on `threads` threads, the calling one among them, and waits for them all.
+static void on_threads(void *(*fn)(void *), void *arg, int threads)
 {
     pthread_t tid[THREADS_MAX];
-    j->level = level;
-    atomic_store(&j->next, 0);
     int started = 0;
     for (int i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, worker, j) == 0)
+        if (pthread_create(&tid[started], NULL, fn, arg) == 0)
             started++;
-    worker(j);
+    fn(arg);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+}
+
+static void run_threads(Job *j, int threads, int level)
+{
+    j->level = level;
+    atomic_store(&j->next, 0);
+    on_threads(worker, j, threads);
 }
 
 // Builds balance m in memory; returns its values (the caller keeps them for later balances).
@@ -449,14 +455,7 @@ static _Atomic uint8_t *solve_loose(EgdbMaterial m, int threads, uint64_t *wins,
             continue;
         j.from = start[a + 1], j.to = start[a + 1] + at[a + 1];
         atomic_store(&j.next, 0);
-        pthread_t tid[THREADS_MAX];
-        int started = 0;
-        for (int i = 1; i < threads; i++)
-            if (pthread_create(&tid[started], NULL, loose_worker, &j) == 0)
-                started++;
-        loose_worker(&j);
-        for (int i = 0; i < started; i++)
-            pthread_join(tid[i], NULL);
+        on_threads(loose_worker, &j, threads);
     }
     free(j.order), free(adv);
     *wins = atomic_load(&j.wins);
@@ -564,14 +563,7 @@ static void *verify_worker(void *arg)
 static int verify(Plan *plan, int pieces, int threads)
 {
     Check c = {.plan = plan};
-    pthread_t tid[THREADS_MAX];
-    int started = 0;
-    for (int i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, verify_worker, &c) == 0)
-            started++;
-    verify_worker(&c);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    on_threads(verify_worker, &c, threads);
     fprintf(stderr, "damka-egdb: verified %llu values of up to %d pieces (both models): "
                     "%llu errors\n",
             (unsigned long long)atomic_load(&c.positions), pieces,
@@ -681,8 +673,9 @@ static int bench_probes(const char *dir, long n)
 // `--sample-wins N [--seed S]`: N random quiet positions of 3 or more pieces that the side to
 // move wins from a fresh counter, at least ten plies from the first conversion, spread over
 // every loaded balance, as FEN lines: the openings of the conversion test
-// (tools/egdb_conversion.sh).
-static int sample_wins(const char *dir, long n, uint64_t seed)
+// (tools/egdb_conversion.sh). With `--loose-only`, positions the strict table calls draws and
+// the loose one wins (wins that need a man's step to reset 7.2.5, if 7.2.6 allows them).
+static int sample_wins(const char *dir, long n, uint64_t seed, bool loose_only)
 {
     Plan plan;
     Egdb *db = open_set(dir, 3, &plan);
@@ -690,7 +683,8 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
         return 1;
     static EgdbCache cache;
     uint64_t state = seed * 2654435761ULL + 1;
-    for (long made = 0, tries = 0; made < n && tries < 1000 * n; tries++) {
+    long tries_max = (loose_only ? 100000 : 1000) * n; // loose-only wins are rare
+    for (long made = 0, tries = 0; made < n && tries < tries_max; tries++) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         EgdbMaterial m = plan.list[tries % plan.n]; // balances in turn
         uint64_t idx = (state >> 11) % egdb_slice_size(m);
@@ -699,10 +693,14 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
         if (!egdb_unindex(m, idx, &b) || engine_moves_of(&b, &list) < 2 || list.moves[0].captured)
             continue;
         int v = egdb_probe(db, &b, EGDB_STRICT, &cache);
-        // A win that needs play: at least ten plies before its first capture or promotion
-        // (the budget of a win k plies from it is the limit - 1 - k), so it must be found.
-        if (!egdb_is_win(v) || egdb_budget(v) > egdb_counter_limit(&b) - 11)
+        if (loose_only) {
+            if (v != EGDB_DRAW || !egdb_is_win(egdb_probe(db, &b, EGDB_LOOSE, &cache)))
+                continue;
+        } else if (!egdb_is_win(v) || egdb_budget(v) > egdb_counter_limit(&b) - 11) {
+            // A win that needs play: at least ten plies before its first capture or promotion
+            // (the budget of a win k plies from it is the limit - 1 - k), so it must be found.
             continue;
+        }
         char fen[FEN_MAX];
         notation_fen_algebraic(&b, fen, sizeof fen);
         printf("%s\n", fen);
@@ -782,7 +780,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
                     "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
-                    "       [--sample-wins N [--seed S]]\n"
+                    "       [--sample-wins N [--seed S] [--loose-only]]\n"
                     "Builds what is missing in DIR; --verify then checks every value against its "
                     "successors; --probe prints a position's value.\n",
             EGDB_PIECES_MAX);
@@ -791,7 +789,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int pieces = 5, threads = 2;
-    bool check = false;
+    bool check = false, loose_only = false;
     const char *probe_fen = NULL;
     long bench = 0, samples = 0;
     uint64_t seed = 1;
@@ -807,6 +805,8 @@ int main(int argc, char **argv)
             dir = v, i++;
         } else if (strcmp(argv[i], "--verify") == 0) {
             check = true;
+        } else if (strcmp(argv[i], "--loose-only") == 0) {
+            loose_only = true;
         } else if (strcmp(argv[i], "--probe") == 0 && v) {
             probe_fen = v, i++;
         } else if (strcmp(argv[i], "--bench-probes") == 0 && v) {
@@ -834,7 +834,7 @@ int main(int argc, char **argv)
     if (bench > 0)
         return bench_probes(dir, bench);
     if (samples > 0)
-        return sample_wins(dir, samples, seed);
+        return sample_wins(dir, samples, seed, loose_only);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "damka-egdb: cannot create %s\n", dir);
         return 1;
