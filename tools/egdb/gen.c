@@ -715,8 +715,15 @@ typedef struct Build {
     const char *dir;
     int threads, at, of;        // balance at of of
     double t0, built;           // start; positions solved by this run
-    uint64_t total, done;       // positions of the run (both models), read or solved
+    double to_build;            // positions of the tables with no file when the run began
 } Build;
+
+// The file name (64 bytes) and path (4200) of a table in dir.
+static void table_path(const char *dir, EgdbMaterial m, EgdbKind kind, char *name, char *path)
+{
+    egdb_file_name(m, kind, name, 64);
+    snprintf(path, 4200, "%s/%s", dir, name);
+}
 
 // Model `kind` of balance m: read back from its file if an earlier run finished it (rewritten
 // if of an older format), else solved and written. False (said on stderr) on failure.
@@ -724,8 +731,7 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
 {
     uint64_t n = egdb_slice_size(m);
     char name[64], path[4200], err[4400];
-    egdb_file_name(m, kind, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", run->dir, name);
+    table_path(run->dir, m, kind, name, path);
     _Atomic uint8_t *vals = malloc(n);
     if (!vals) {
         fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
@@ -734,7 +740,6 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
     bool old = false;
     if (egdb_read(path, m, kind, (uint8_t *)vals, &old, err, sizeof err)) {
         g_values[kind][m.wm][m.wk][m.bm][m.bk] = vals;
-        run->done += n;
         if (old && !egdb_write(path, m, kind, (const uint8_t *)vals, err, sizeof err)) {
             fprintf(stderr, "damka-egdb: %s\n", err);
             return false;
@@ -762,7 +767,6 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
         return false;
     }
     double dt = now_s() - s0, all = now_s() - run->t0;
-    run->done += n;
     run->built += (double)n;
     double rate = all > 0 ? run->built / all : 0;
     struct stat st;
@@ -772,7 +776,7 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
             "%lld bytes; %.0f s so far, about %.0f s left\n",
             run->at, run->of, name, (unsigned long long)n, dt, dt > 0 ? (double)n / dt / 1e6 : 0,
             (unsigned long long)wins, (unsigned long long)losses, bytes, all,
-            rate > 0 ? (double)(run->total - run->done) / rate : 0.0);
+            rate > 0 ? (run->to_build - run->built) / rate : 0.0);
     return true;
 }
 
@@ -854,7 +858,13 @@ int main(int argc, char **argv)
     Build run = {.dir = dir, .threads = threads, .t0 = now_s(), .of = plan.n};
     for (int i = 0; i < plan.n; i++) {
         EgdbMaterial m = plan.list[i];
-        run.total += egdb_slice_size(m) * (men(m) ? 2 : 1);
+        for (int kind = 0; kind < (men(m) ? EGDB_KINDS : 1); kind++) {
+            char name[64], path[4200];
+            struct stat st;
+            table_path(dir, m, (EgdbKind)kind, name, path);
+            if (stat(path, &st) != 0) // to be built (reading the others back is quick)
+                run.to_build += (double)egdb_slice_size(m);
+        }
     }
     for (int i = 0; i < plan.n; i++) {
         EgdbMaterial m = plan.list[i];
