@@ -81,15 +81,14 @@ START_TEST(test_egdb_probe_matches_generator)
         EgdbMaterial m = all.list[k];
         uint64_t n = egdb_slice_size(m);
         for (int kind = 0; kind < EGDB_KINDS; kind++) {
-            bool loose = kind == EGDB_LOOSE, men = m.wm + m.bm > 0;
+            // The file the probe reads: with kings alone, the loose model is the strict file.
+            EgdbKind file = m.wm + m.bm > 0 ? (EgdbKind)kind : EGDB_STRICT;
             uint8_t *values = malloc(n);
             char name[64], path[4200];
-            egdb_file_name(m, loose && !men ? EGDB_STRICT : (EgdbKind)kind, name, sizeof name);
+            egdb_file_name(m, file, name, sizeof name);
             snprintf(path, sizeof path, "%s/%s", egdb_dir(), name);
             bool old = true;
-            ck_assert_msg(egdb_read(path, m, loose && !men ? EGDB_STRICT : (EgdbKind)kind,
-                                    values, &old, err, sizeof err),
-                          "%s", err);
+            ck_assert_msg(egdb_read(path, m, file, values, &old, err, sizeof err), "%s", err);
             ck_assert(!old);
             for (int t = 0; t < 400; t++) {
                 uint64_t idx = test_rand(&state) % n;

@@ -105,6 +105,40 @@ static void count_level(Job *j, uint8_t v)
         atomic_fetch_add_explicit(&j->at_level[egdb_budget(v)], 1, memory_order_relaxed);
 }
 
+// The moves of p (a quiet position) that leave what is being solved, whose results are known:
+// promotions (they leave the balance), and with men_leave the men's steps too (in the loose
+// model they leave the men placement). Returns p's value if they settle it, else UNKNOWN with
+// *count the moves that stay (NEVER when a way out draws). Every exit resets the counter.
+static uint8_t settle_by_exits(EgdbKind kind, bool men_leave, const Board *p,
+                               const MoveList *list, int n, uint8_t *count)
+{
+    int cap = egdb_counter_limit(p) - 1;
+    bool all_lost = true;
+    *count = 0;
+    for (int i = 0; i < n; i++) {
+        bool promotes = list->moves[i].flags & MOVE_PROMOTES;
+        if (!promotes && !men_leave) {
+            (*count)++;
+            continue;
+        }
+        Board q = *p;
+        board_play(&q, &list->moves[i]);
+        if (!promotes && q.kings != p->kings) { // a king's move stays
+            (*count)++;
+            continue;
+        }
+        int r = value_of(kind, &q);
+        if (egdb_is_loss(r))
+            return win(cap);
+        all_lost &= egdb_is_win(r);
+    }
+    if (*count == 0)
+        return all_lost ? loss(cap) : EGDB_DRAW;
+    if (!all_lost)
+        *count = NEVER;
+    return UNKNOWN;
+}
+
 static void first_pass(Job *j, uint64_t idx)
 {
     Board p;
@@ -113,30 +147,12 @@ static void first_pass(Job *j, uint64_t idx)
         return;
     }
     MoveList list;
-    int n = engine_moves_of(&p, &list), limit = egdb_counter_limit(&p);
-    uint8_t v = UNKNOWN, count = 0;
-    if (n == 0 || list.moves[0].captured) {
+    int n = engine_moves_of(&p, &list);
+    uint8_t v, count = 0;
+    if (n == 0 || list.moves[0].captured)
         v = (uint8_t)value_of(j->kind, &p);
-    } else {
-        bool won = false, all_lost = true;
-        for (int i = 0; i < n && !won; i++) {
-            if (!(list.moves[i].flags & MOVE_PROMOTES)) {
-                count++;
-                continue;
-            }
-            Board q = p; // a promotion leaves the balance, and resets the counter
-            board_play(&q, &list.moves[i]);
-            int r = value_of(j->kind, &q);
-            won = egdb_is_loss(r);
-            all_lost &= egdb_is_win(r);
-        }
-        if (won)
-            v = win(limit - 1);
-        else if (count == 0)
-            v = all_lost ? loss(limit - 1) : EGDB_DRAW;
-        else if (!all_lost)
-            count = NEVER;
-    }
+    else
+        v = settle_by_exits(j->kind, false, &p, &list, n, &count);
     atomic_store_explicit(&j->vals[idx], v, memory_order_relaxed);
     atomic_store_explicit(&j->count[idx], count, memory_order_relaxed);
     if (v != UNKNOWN)
@@ -299,33 +315,6 @@ static void loose_decide(LooseJob *j, Scratch *sc, uint64_t c, uint32_t li, uint
     sc->head[t] = li;
 }
 
-// The moves of p (a quiet position) that leave its placement: promotions and men's steps,
-// whose results are known. Returns its value if they settle it, else UNKNOWN with *count the
-// king moves (NEVER when a way out draws).
-static uint8_t loose_first(const Board *p, const MoveList *list, int n, uint8_t *count)
-{
-    int cap = egdb_counter_limit(p) - 1;
-    bool all_lost = true;
-    *count = 0;
-    for (int i = 0; i < n; i++) {
-        Board q = *p;
-        board_play(&q, &list->moves[i]);
-        if (q.kings != p->kings && !(list->moves[i].flags & MOVE_PROMOTES)) { // a king's move
-            (*count)++;
-            continue;
-        }
-        int r = value_of(EGDB_LOOSE, &q);
-        if (egdb_is_loss(r))
-            return win(cap);
-        all_lost &= egdb_is_win(r);
-    }
-    if (*count == 0)
-        return all_lost ? loss(cap) : EGDB_DRAW;
-    if (!all_lost)
-        *count = NEVER;
-    return UNKNOWN;
-}
-
 // Position li of placement c, decided with budget t: its predecessors by a king move learn
 // from it (as spread() does).
 static void loose_spread(LooseJob *j, Scratch *sc, uint64_t c, uint32_t li, int t)
@@ -375,7 +364,7 @@ static void solve_placement(LooseJob *j, Scratch *sc, uint64_t c)
         if (moves == 0 || list.moves[0].captured)
             v = (uint8_t)value_of(EGDB_LOOSE, &p);
         else
-            v = loose_first(&p, &list, moves, &count);
+            v = settle_by_exits(EGDB_LOOSE, true, &p, &list, moves, &count);
         sc->count[li] = count;
         if (egdb_is_win(v) || egdb_is_loss(v))
             loose_decide(j, sc, c, li, v);
