@@ -357,7 +357,7 @@ install: all
 	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
 	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
 	if ls egdb/*.dkb >/dev/null 2>&1; then install -d $(DESTDIR)$(DATADIR)/egdb && \
-	    install -m 644 egdb/*.dkb $(DESTDIR)$(DATADIR)/egdb/; fi
+	    install -m 644 egdb/*.dk[bl] $(DESTDIR)$(DATADIR)/egdb/; fi
 
 # The GUI in a real browser: headless Chromium plays a game on the page, imports PDN, analyses
 # (tools/gui/browser_test.py); screenshots go to build/test-gui/. GUI_LATENCY=N also plays N

@@ -3,14 +3,19 @@
 // position, the file format, and probing with a per-thread block cache. The generator that
 // writes the files is tools/egdb/.
 //
-// A value is the result for the side to move with a counter budget F: the number of plies
-// since the last capture or promotion (the counter of rules 7.2.4 and 7.2.6-7.2.8, which is
-// never below the 7.2.5 one) at which the result still holds, against a limit of 30 plies (10
-// under 7.2.8). A win with budget F is a win when the game's counter is at most F; the same
-// for a loss. Past F it is a draw when only kings are on the board; with men a man's step also
-// resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so the databases cannot say (the search goes
-// on). Playing the move to the successor of largest budget wins within the counters: along
-// such a line the counter never passes the budget before a capture or promotion resets it.
+// A value is the result for the side to move with a counter budget F: the number of plies of
+// the counter at which the result still holds, against a limit of 30 plies (10 under 7.2.8). A
+// win with budget F is a win when the counter is at most F; the same for a loss. Playing the
+// move to the successor of largest budget wins within the counters: along such a line the
+// counter never passes the budget before a move resets it.
+//
+// Two models, a file each (egdb_file_name). STRICT: the counter is the plies since the last
+// capture or promotion (that of 7.2.4 and 7.2.6-7.2.8, never below the 7.2.5 one): with kings
+// alone, or under 7.2.4/7.2.8, that is the rules; with men a man's step resets 7.2.5 and 7.2.6
+// allows 60 or 120 plies, so its wins are wins but its draws may not be draws. LOOSE (balances
+// with men): a man's step resets the counter too, as 7.2.5 does (not under 7.2.4/7.2.8), and
+// 7.2.6 is left out: its wins may not be wins but its draws are draws. With kings alone the two
+// are one. How the game's counters compare with them: egdb_verdict.
 #ifndef EGDB_H_INCLUDED
 #define EGDB_H_INCLUDED
 
@@ -18,6 +23,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "rules.h"
 #include "types.h"
 
 enum {
@@ -41,21 +47,44 @@ static inline bool egdb_is_win(int v) { return v >= EGDB_WIN && v < EGDB_LOSS; }
 static inline bool egdb_is_loss(int v) { return v >= EGDB_LOSS && v < EGDB_NONE; }
 static inline int egdb_budget(int v) { return egdb_is_win(v) ? v - EGDB_WIN : v - EGDB_LOSS; }
 
-// What a value says under the game's counter (plies since the last capture or promotion) in
-// a position with men on the board or kings alone (see the top of this file).
+// What value v of b says under the game's counters. Rules 7.2.4 and 7.2.8 count plies since
+// the last capture or promotion, as the budget does. Elsewhere 7.2.5 counts plies since a man
+// move or capture against the same 30, and 7.2.6 (kings on both sides) plies since a capture or
+// promotion against 60 or 120: a win that resets the counters within 30 - F plies meets both
+// while reversible <= F and balance - 30 (or - 90) <= F. Past that a value is a draw with kings
+// alone or under 7.2.4/7.2.8 (there the budget is exact), and says nothing with men on the
+// board (the search goes on). *left gets the budget left of a win or loss.
 typedef enum EgdbVerdict {
     EGDB_SAYS_DRAW,
     EGDB_SAYS_WIN,
     EGDB_SAYS_LOSS,
-    EGDB_SAYS_NOTHING,
+    EGDB_SAYS_NOTHING, // a position of the databases whose result they cannot settle
+    EGDB_SAYS_UNKNOWN, // not in the databases
 } EgdbVerdict;
-EgdbVerdict egdb_verdict(int v, int counter, bool men);
+
+typedef enum EgdbKind { EGDB_STRICT, EGDB_LOOSE, EGDB_KINDS } EgdbKind;
+
+// v is the strict value of b, loose its loose one (-1: no loose table). A strict win holds
+// while reversible <= F and balance - 30 (or - 90) <= F; a loose draw, or a loose value past
+// its budget (reversible, or balance under 7.2.4/7.2.8), is a draw; with kings alone a strict
+// value past its budget is a draw. Anything else says nothing (the search goes on), except
+// with no loose table, where a strict draw is taken as it is. *left gets the budget left of a
+// win or loss.
+EgdbVerdict egdb_verdict(const Board *b, int v, int loose, DrawCounters c, int *left);
+
+// True for material under 7.2.4 or 7.2.8 (a lone king against three kings or more, or against
+// at most two pieces with a king): their counters run from the last capture or promotion.
+bool egdb_balance_rules(const Board *b);
 
 // The material of b.
 EgdbMaterial egdb_material_of(const Board *b);
 
 // Number of index slots of a balance (both sides to move, holes included).
 uint64_t egdb_slice_size(EgdbMaterial m);
+
+// Number of placements of the men of a balance (white's times black's, holes included): the
+// slice is, for each side to move, each placement's king placements in a row.
+uint64_t egdb_placements(EgdbMaterial m);
 
 // The index of b in its balance's slice. False when b is no position of an index (a man on
 // its promotion rank).
@@ -64,8 +93,9 @@ bool egdb_index(const Board *b, uint64_t *idx);
 // The position of index idx of balance m; false for a hole (men on one square).
 bool egdb_unindex(EgdbMaterial m, uint64_t idx, Board *b);
 
-// The file name of a balance, e.g. "2m1k-1m0k.dkb" (white's men and kings, then black's).
-void egdb_file_name(EgdbMaterial m, char *buf, size_t len);
+// The file name of a balance, e.g. "2m1k-1m0k.dkb" (white's men and kings, then black's),
+// ".dkl" for the loose model.
+void egdb_file_name(EgdbMaterial m, EgdbKind kind, char *buf, size_t len);
 
 // The counter limit of a position (plies): 10 where rule 7.2.8 applies, else 30 (7.2.5 and
 // 7.2.4 at 15 moves; the 30- and 60-move rules of 7.2.6 never bind first). The count of 7.2.7
@@ -77,15 +107,15 @@ int egdb_counter_limit(const Board *b);
 
 // Writes the values of a balance (EGDB_NONE slots become their neighbour's value, so holes and
 // capture positions, which are never probed, cost nothing). False with a reason in err.
-bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *err,
-                size_t errlen);
+bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values,
+                char *err, size_t errlen);
 
 // Reads a balance's file back into values (egdb_slice_size(m) bytes), checking every block and
 // the checksum of all values. False with one line in err when the file is missing, truncated,
 // corrupt or of another version; version 1 (no check per block) is read, with *old_version
 // set, so that the generator rewrites it.
-bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_version, char *err,
-               size_t errlen);
+bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values,
+               bool *old_version, char *err, size_t errlen);
 
 // ---- The generator's primitives -----------------------------------------------------------------
 
@@ -93,6 +123,9 @@ bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_vers
 // or a man's step that does not promote), legal there (no capture was due). Writes at most max
 // boards to out; returns their count.
 int egdb_unmoves(const Board *q, Board *out, int max);
+
+// The ranks the men of b have come up from their first rank, summed: a man's step adds one.
+int egdb_men_advancement(const Board *b);
 
 // Calls fn for every balance of exactly `pieces` pieces with at least one piece a side;
 // returns how many.
@@ -121,15 +154,22 @@ void egdb_close(Egdb *db);
 // Pieces of the largest complete set of balances loaded (0 if none).
 int egdb_max_pieces(const Egdb *db);
 
-// Number of balances loaded.
+// Number of balances loaded (strict tables), and of loose tables loaded.
 int egdb_count(const Egdb *db);
+int egdb_loose_count(const Egdb *db);
 
-// The value of b (a position with no capture pending), or -1 when its balance is not loaded.
+// The value of b (a position with no capture pending) in the model `kind`, or -1 when that
+// table is not loaded (the loose model of a balance of kings alone is its strict table).
 // Blocks are read from the files when a probe needs them; a block that fails its check is
-// reported once on stderr and its balance is probed no more (-1).
-int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache);
+// reported once on stderr and its table is probed no more (-1).
+int egdb_probe(const Egdb *db, const Board *b, EgdbKind kind, EgdbCache *cache);
 
-// True when balance m was loaded and a block of it has failed its check since.
+// What the databases say of b under the game's counters (egdb_verdict), probing the loose
+// table only when the strict one does not settle it.
+EgdbVerdict egdb_judge(const Egdb *db, const Board *b, DrawCounters c, EgdbCache *cache,
+                       int *left);
+
+// True when balance m was loaded and a block of one of its tables has failed its check since.
 bool egdb_broken(const Egdb *db, EgdbMaterial m);
 
 #endif

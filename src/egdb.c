@@ -8,13 +8,14 @@
 // for kings, and K, L rank the white then the black kings among the squares still free. Men
 // of both colours on one square make a hole.
 //
-// File (little-endian): a 64-byte header ("DAMKAEGB", version, the balance, the number of
-// positions, positions per block, blocks, a 64-bit FNV-1a checksum of every value, the size of
-// the data, a checksum of the header and block index), then one 64-bit offset per block and
-// one at the end, then the blocks. A block is a 32-bit check of its bytes (FNV-1a folded, so
-// that a probe checks the one block it reads), then run-length coded values: a value byte and
-// its run length - 1 as a base-128 varint, until the block's positions are all given. Opening
-// a file reads its header and index only; blocks are read when probed.
+// File (little-endian): a 64-byte header ("DAMKAEGB", or "DAMKAEGL" for the loose model;
+// version, the balance, the number of positions, positions per block, blocks, a 64-bit FNV-1a
+// checksum of every value, the size of the data, a checksum of the header and block index),
+// then one 64-bit offset per block and one at the end, then the blocks. A block is a 32-bit
+// check of its bytes (FNV-1a folded, so that a probe checks the one block it reads), then
+// run-length coded values: a value byte and its run length - 1 as a base-128 varint, until the
+// block's positions are all given. Opening a file reads its header and index only; blocks are
+// read when probed.
 #include "egdb.h"
 
 #include <errno.h>
@@ -51,13 +52,62 @@ static void init_binom(void)
 
 static uint64_t binom(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : g_binom[n][k]; }
 
-EgdbVerdict egdb_verdict(int v, int counter, bool men)
+bool egdb_balance_rules(const Board *b)
 {
+    GameResult r = rules_counter_draw(b, (DrawCounters){0, 30, 0});
+    return r == GAME_DRAW_SMALL || r == GAME_DRAW_3K_VS_K;
+}
+
+EgdbVerdict egdb_verdict(const Board *b, int v, int loose, DrawCounters c, int *left)
+{
+    enum { LIMIT = 30, SLACK_SMALL = 60 - LIMIT, SLACK_LARGE = 120 - LIMIT };
+    *left = 0;
+    bool balance_rules = egdb_balance_rules(b);
+    bool men = (b->pieces[0] | b->pieces[1]) & ~b->kings;
+    if (egdb_is_win(v) || egdb_is_loss(v)) {
+        int counter = c.balance;
+        if (!balance_rules) {
+            counter = c.reversible;
+            if ((b->pieces[0] & b->kings) && (b->pieces[1] & b->kings)) {
+                int slack = __builtin_popcountll(b->pieces[0] | b->pieces[1]) >= 6
+                                ? SLACK_LARGE
+                                : SLACK_SMALL;
+                if (c.balance - slack > counter)
+                    counter = c.balance - slack;
+            }
+        }
+        *left = egdb_budget(v) - counter;
+        if (*left >= 0)
+            return egdb_is_win(v) ? EGDB_SAYS_WIN : EGDB_SAYS_LOSS;
+        *left = 0;
+    }
+    if (!men)
+        return EGDB_SAYS_DRAW; // kings alone: the strict model is the rules
+    if (loose >= 0) {
+        // The loose model's draws are draws: nobody wins even with 7.2.6 left out.
+        int counter = balance_rules ? c.balance : c.reversible;
+        bool decided = egdb_is_win(loose) || egdb_is_loss(loose);
+        return decided && egdb_budget(loose) >= counter ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
+    }
+    // No loose table: the strict value as it is (a set built before them).
     if (!egdb_is_win(v) && !egdb_is_loss(v))
         return EGDB_SAYS_DRAW;
-    if (counter <= egdb_budget(v))
-        return egdb_is_win(v) ? EGDB_SAYS_WIN : EGDB_SAYS_LOSS;
-    return men ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
+    return balance_rules ? EGDB_SAYS_DRAW : EGDB_SAYS_NOTHING;
+}
+
+EgdbVerdict egdb_judge(const Egdb *db, const Board *b, DrawCounters c, EgdbCache *cache,
+                       int *left)
+{
+    *left = 0;
+    int v = egdb_probe(db, b, EGDB_STRICT, cache);
+    if (v < 0)
+        return EGDB_SAYS_UNKNOWN;
+    EgdbVerdict says = egdb_verdict(b, v, -1, c, left);
+    bool men = (b->pieces[0] | b->pieces[1]) & ~b->kings;
+    if (says == EGDB_SAYS_WIN || says == EGDB_SAYS_LOSS || !men)
+        return says;
+    int loose = egdb_probe(db, b, EGDB_LOOSE, cache);
+    return loose < 0 ? says : egdb_verdict(b, v, loose, c, left);
 }
 
 EgdbMaterial egdb_material_of(const Board *b)
@@ -75,6 +125,12 @@ uint64_t egdb_slice_size(EgdbMaterial m)
     int f = SQUARE_COUNT - m.wm - m.bm;
     return 2 * binom(MAN_SQUARES, m.wm) * binom(MAN_SQUARES, m.bm) * binom(f, m.wk) *
            binom(f - m.wk, m.bk);
+}
+
+uint64_t egdb_placements(EgdbMaterial m)
+{
+    init_binom();
+    return binom(MAN_SQUARES, m.wm) * binom(MAN_SQUARES, m.bm);
 }
 
 // Colex rank of the k sorted positions pos[0] < ... < pos[k-1].
@@ -212,9 +268,16 @@ bool egdb_unindex(EgdbMaterial m, uint64_t idx, Board *b)
     return true;
 }
 
-void egdb_file_name(EgdbMaterial m, char *buf, size_t len)
+void egdb_file_name(EgdbMaterial m, EgdbKind kind, char *buf, size_t len)
 {
-    snprintf(buf, len, "%dm%dk-%dm%dk.dkb", m.wm, m.wk, m.bm, m.bk);
+    snprintf(buf, len, "%dm%dk-%dm%dk.%s", m.wm, m.wk, m.bm, m.bk,
+             kind == EGDB_LOOSE ? "dkl" : "dkb");
+}
+
+// The first 8 bytes of a file of each kind.
+static const char *magic(EgdbKind kind)
+{
+    return kind == EGDB_LOOSE ? "DAMKAEGL" : "DAMKAEGB";
 }
 
 int egdb_counter_limit(const Board *b)
@@ -323,8 +386,8 @@ static size_t block_count(uint64_t n, uint32_t bl)
     return (size_t)(left < EGDB_BLOCK ? left : EGDB_BLOCK);
 }
 
-bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *err,
-                size_t errlen)
+bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values,
+                char *err, size_t errlen)
 {
     uint64_t n = egdb_slice_size(m);
     uint32_t nblocks = (uint32_t)((n + EGDB_BLOCK - 1) / EGDB_BLOCK);
@@ -358,7 +421,7 @@ bool egdb_write(const char *path, EgdbMaterial m, const uint8_t *values, char *e
         off += len;
     }
     put64(index + 8 * (size_t)nblocks, off);
-    memcpy(header, "DAMKAEGB", 8);
+    memcpy(header, magic(kind), 8);
     put32(header + 8, EGDB_VERSION);
     header[12] = m.wm, header[13] = m.wk, header[14] = m.bm, header[15] = m.bk;
     put64(header + 16, n);
@@ -406,8 +469,8 @@ static void close_slice(Slice *s)
 // Opens a file into s and checks what can be checked without reading the blocks: the header,
 // its version and balance, the size, and the checksum of the header and block index. Version
 // 1 (blocks with no check of their own) is read by egdb_read only, to rewrite it.
-static bool open_slice(const char *path, EgdbMaterial m, Slice *s, bool old_ok, char *err,
-                       size_t errlen)
+static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s, bool old_ok,
+                       char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -420,8 +483,9 @@ static bool open_slice(const char *path, EgdbMaterial m, Slice *s, bool old_ok, 
     uint32_t nblocks = 0;
     if (fstat(s->fd, &st) != 0 || pread(s->fd, h, HEADER_BYTES, 0) != HEADER_BYTES)
         why = "%s: truncated or unreadable";
-    else if (memcmp(h, "DAMKAEGB", 8) != 0)
-        why = "%s: not a Damka database file";
+    else if (memcmp(h, magic(kind), 8) != 0)
+        why = memcmp(h, magic(!kind), 8) == 0 ? "%s: a table of the other model (strict/loose)"
+                                               : "%s: not a Damka database file";
     else if (get32(h + 8) != EGDB_VERSION && !(old_ok && get32(h + 8) == 1))
         why = "%s: another version of the format (make egdb rewrites it)";
     else if (h[12] != m.wm || h[13] != m.wk || h[14] != m.bm || h[15] != m.bk ||
@@ -444,7 +508,7 @@ static bool open_slice(const char *path, EgdbMaterial m, Slice *s, bool old_ok, 
     s->data_at = HEADER_BYTES + index_bytes;
     s->data_size = get64(h + 40);
     s->values_sum = get64(h + 32);
-    egdb_file_name(m, s->name, sizeof s->name);
+    egdb_file_name(m, kind, s->name, sizeof s->name);
     return true;
 }
 
@@ -465,11 +529,11 @@ static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
     return rle_decode(buf + check, len - check, out, block_count(s->n, bl));
 }
 
-bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_version, char *err,
-               size_t errlen)
+bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values,
+               bool *old_version, char *err, size_t errlen)
 {
     Slice s;
-    if (!open_slice(path, m, &s, true, err, errlen))
+    if (!open_slice(path, m, kind, &s, true, err, errlen))
         return false;
     // Every block must decode, and all of them must give the checksum of the values.
     uint64_t sum = FNV_BASIS;
@@ -491,8 +555,8 @@ bool egdb_read(const char *path, EgdbMaterial m, uint8_t *values, bool *old_vers
 // ---- Probing --------------------------------------------------------------------------------
 
 struct Egdb {
-    Slice *slices[SLOTS][SLOTS][SLOTS][SLOTS];
-    int count;
+    Slice *slices[EGDB_KINDS][SLOTS][SLOTS][SLOTS][SLOTS];
+    int count, loose_count; // balances loaded of each kind
     int max_pieces;
 };
 
@@ -503,22 +567,34 @@ typedef struct OpenJob {
     bool complete;
 } OpenJob;
 
+// Opens one file of balance m; false (said on the log unless it is only missing) if it fails.
+static bool open_kind(OpenJob *j, EgdbMaterial m, EgdbKind kind)
+{
+    char name[64], path[4200], err[4400];
+    egdb_file_name(m, kind, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", j->dir, name);
+    Slice *s = malloc(sizeof *s);
+    if (s && open_slice(path, m, kind, s, false, err, sizeof err)) {
+        j->db->slices[kind][m.wm][m.wk][m.bm][m.bk] = s;
+        return true;
+    }
+    free(s);
+    if (j->log && strstr(err, "not found") == NULL)
+        fprintf(j->log, "egdb: %s (skipped)\n", err);
+    return false;
+}
+
 static void open_one(EgdbMaterial m, void *ctx)
 {
     OpenJob *j = ctx;
-    char name[64], path[4200], err[4400];
-    egdb_file_name(m, name, sizeof name);
-    snprintf(path, sizeof path, "%s/%s", j->dir, name);
-    Slice *s = malloc(sizeof *s);
-    if (s && open_slice(path, m, s, false, err, sizeof err)) {
-        j->db->slices[m.wm][m.wk][m.bm][m.bk] = s;
-        j->db->count++;
+    if (!open_kind(j, m, EGDB_STRICT)) {
+        j->complete = false;
         return;
     }
-    free(s);
-    j->complete = false;
-    if (j->log && strstr(err, "not found") == NULL)
-        fprintf(j->log, "egdb: %s (skipped)\n", err);
+    j->db->count++;
+    // The loose table, for balances with men (with kings alone it is the strict one).
+    if (m.wm + m.bm > 0 && open_kind(j, m, EGDB_LOOSE))
+        j->db->loose_count++;
 }
 
 Egdb *egdb_open(const char *dir, int max_pieces, FILE *log, char *err, size_t errlen)
@@ -551,14 +627,12 @@ void egdb_close(Egdb *db)
 {
     if (!db)
         return;
-    for (int a = 0; a < SLOTS; a++)
-        for (int b = 0; b < SLOTS; b++)
-            for (int c = 0; c < SLOTS; c++)
-                for (int d = 0; d < SLOTS; d++)
-                    if (db->slices[a][b][c][d]) {
-                        close_slice(db->slices[a][b][c][d]);
-                        free(db->slices[a][b][c][d]);
-                    }
+    Slice **all = &db->slices[0][0][0][0][0];
+    for (size_t i = 0; i < sizeof db->slices / sizeof *all; i++)
+        if (all[i]) {
+            close_slice(all[i]);
+            free(all[i]);
+        }
     free(db);
 }
 
@@ -566,13 +640,17 @@ int egdb_max_pieces(const Egdb *db) { return db ? db->max_pieces : 0; }
 
 int egdb_count(const Egdb *db) { return db ? db->count : 0; }
 
-int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache)
+int egdb_loose_count(const Egdb *db) { return db ? db->loose_count : 0; }
+
+int egdb_probe(const Egdb *db, const Board *b, EgdbKind kind, EgdbCache *cache)
 {
     EgdbMaterial m = egdb_material_of(b);
     if (egdb_pieces(m) > EGDB_PIECES_MAX || m.wm >= SLOTS || m.wk >= SLOTS || m.bm >= SLOTS ||
         m.bk >= SLOTS)
         return -1;
-    Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
+    if (kind == EGDB_LOOSE && m.wm + m.bm == 0)
+        kind = EGDB_STRICT; // kings alone: one model
+    Slice *s = db->slices[kind][m.wm][m.wk][m.bm][m.bk];
     uint64_t idx;
     if (!s || !egdb_index(b, &idx) || idx >= s->n ||
         atomic_load_explicit(&s->broken, memory_order_relaxed))
@@ -599,8 +677,12 @@ int egdb_probe(const Egdb *db, const Board *b, EgdbCache *cache)
 
 bool egdb_broken(const Egdb *db, EgdbMaterial m)
 {
-    const Slice *s = db->slices[m.wm][m.wk][m.bm][m.bk];
-    return s && atomic_load_explicit(&s->broken, memory_order_relaxed);
+    for (int k = 0; k < EGDB_KINDS; k++) {
+        const Slice *s = db->slices[k][m.wm][m.wk][m.bm][m.bk];
+        if (s && atomic_load_explicit(&s->broken, memory_order_relaxed))
+            return true;
+    }
+    return false;
 }
 
 // ---- The generator's primitives -------------------------------------------------------------
@@ -635,6 +717,16 @@ int egdb_unmoves(const Board *q, Board *out, int max)
         }
     }
     return n;
+}
+
+int egdb_men_advancement(const Board *b)
+{
+    int a = 0;
+    for (uint32_t m = square_mask(b->pieces[SIDE_WHITE] & ~b->kings); m; m &= m - 1)
+        a += 7 - __builtin_ctz(m) / 4; // rank 1 is squares 29-32
+    for (uint32_t m = square_mask(b->pieces[SIDE_BLACK] & ~b->kings); m; m &= m - 1)
+        a += __builtin_ctz(m) / 4;
+    return a;
 }
 
 int egdb_each_balance(int pieces, void (*fn)(EgdbMaterial m, void *ctx), void *ctx)

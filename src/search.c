@@ -126,9 +126,10 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
 }
 
 
-// The endgame databases' score of b at ply, under the game's counter, or false when b is not
-// in them, has a capture pending, or its value says nothing at this counter (egdb_verdict: a
-// win past its budget with men on the board may still be a win): those are searched on.
+// The endgame databases' score of b at ply, under the game's counters, or false when b is not
+// in them, has a capture pending, or they cannot settle it at these counters (egdb_verdict:
+// with men on the board, a strict draw or a win past its budget may still be a win, unless
+// the loose table says it is a draw): those are searched on.
 static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
 {
     const SearchShared *sh = w->sh;
@@ -139,12 +140,9 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
     // do not know: such positions are searched, with the game's counter.
     if (rules_diagonal_ending(b) || movegen_has_capture(b))
         return false;
-    int v = egdb_probe(sh->egdb, b, &w->egdb_cache);
-    if (v < 0)
-        return false;
-    int counter = w->counters[ply].balance;
-    EgdbVerdict says = egdb_verdict(v, counter, (b->pieces[0] | b->pieces[1]) & ~b->kings);
-    if (says == EGDB_SAYS_NOTHING)
+    int left;
+    EgdbVerdict says = egdb_judge(sh->egdb, b, w->counters[ply], &w->egdb_cache, &left);
+    if (says == EGDB_SAYS_NOTHING || says == EGDB_SAYS_UNKNOWN)
         return false;
     w->tbhits++;
     if (says == EGDB_SAYS_DRAW) {
@@ -152,7 +150,7 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
         return true;
     }
     int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
-    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + egdb_budget(v) - counter - ply;
+    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
     *score = says == EGDB_SAYS_WIN ? s : -s;
     return true;
 }

@@ -66,11 +66,13 @@ END_TEST
 
 START_TEST(test_egdb_probe_matches_generator)
 {
-    // Probing returns the generator's value for random positions of every balance.
+    // Probing returns the generator's value for random positions of every balance, in both
+    // models (the loose one of a balance of kings alone is its strict table).
     char err[256];
     Egdb *db = egdb_open(egdb_dir(), 4, stderr, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
     ck_assert_int_eq(egdb_count(db), 41);
+    ck_assert_int_eq(egdb_loose_count(db), 35); // the balances with men
     ck_assert_int_eq(egdb_max_pieces(db), 4);
     static EgdbCache cache;
     Balances all = up_to_four();
@@ -78,24 +80,28 @@ START_TEST(test_egdb_probe_matches_generator)
     for (int k = 0; k < all.n; k++) {
         EgdbMaterial m = all.list[k];
         uint64_t n = egdb_slice_size(m);
-        uint8_t *values = malloc(n);
-        char name[64], path[4200];
-        egdb_file_name(m, name, sizeof name);
-        snprintf(path, sizeof path, "%s/%s", egdb_dir(), name);
-        bool old = true;
-        ck_assert_msg(egdb_read(path, m, values, &old, err, sizeof err), "%s", err);
-        ck_assert(!old);
-        for (int t = 0; t < 400; t++) {
-            uint64_t idx = test_rand(&state) % n;
-            Board b;
-            if (!egdb_unindex(m, idx, &b) || movegen_has_capture(&b))
-                continue;
-            ck_assert_int_eq(egdb_probe(db, &b, &cache), values[idx]);
-            probed++;
+        for (int kind = 0; kind < EGDB_KINDS; kind++) {
+            // The file the probe reads: with kings alone, the loose model is the strict file.
+            EgdbKind file = m.wm + m.bm > 0 ? (EgdbKind)kind : EGDB_STRICT;
+            uint8_t *values = malloc(n);
+            char name[64], path[4200];
+            egdb_file_name(m, file, name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s", egdb_dir(), name);
+            bool old = true;
+            ck_assert_msg(egdb_read(path, m, file, values, &old, err, sizeof err), "%s", err);
+            ck_assert(!old);
+            for (int t = 0; t < 400; t++) {
+                uint64_t idx = test_rand(&state) % n;
+                Board b;
+                if (!egdb_unindex(m, idx, &b) || movegen_has_capture(&b))
+                    continue;
+                ck_assert_int_eq(egdb_probe(db, &b, (EgdbKind)kind, &cache), values[idx]);
+                probed++;
+            }
+            free(values);
         }
-        free(values);
     }
-    ck_assert_uint_gt(probed, 5000);
+    ck_assert_uint_gt(probed, 10000);
     ck_assert_uint_gt(cache.hits + cache.misses, 5000);
     egdb_close(db);
 }
@@ -167,7 +173,7 @@ static int check_theory(const char *dir, int above)
         if (n <= above || n > egdb_max_pieces(db))
             continue;
         ck_assert(!movegen_has_capture(&b));
-        int v = egdb_probe(db, &b, &cache);
+        int v = egdb_probe(db, &b, EGDB_STRICT, &cache);
         int got = egdb_is_win(v) ? 1 : egdb_is_loss(v) ? -1 : 0;
         ck_assert_msg(got == THEORY[i].result, "%s (%s): value %d", THEORY[i].what,
                       THEORY[i].fen, v);
@@ -195,7 +201,7 @@ END_TEST
 static void damaged_copy(EgdbMaterial m, const char *dir, int how)
 {
     char name[64], from[4200], to[4200];
-    egdb_file_name(m, name, sizeof name);
+    egdb_file_name(m, EGDB_STRICT, name, sizeof name);
     snprintf(from, sizeof from, "%s/%s", egdb_dir(), name);
     snprintf(to, sizeof to, "%s/%s", dir, name);
     FILE *f = fopen(from, "rb");
@@ -259,21 +265,131 @@ START_TEST(test_egdb_corrupt_file_refused)
 }
 END_TEST
 
-// The budget counts plies since the last capture or promotion against 30 (10 under 7.2.8):
-// exact with kings alone, where a value past its budget is a draw by 7.2.5 or 7.2.4/7.2.8.
-// With men a man's step resets 7.2.5 and 7.2.6 allows 60 or 120 plies, so past its budget the
-// value says nothing (the search goes on; a defender that took such wins for draws lost games).
-START_TEST(test_egdb_verdict_past_budget)
+// The score of a depth-limited search of fen.
+static Score search_with_db(Engine *e, const char *fen, int depth)
 {
-    int win = EGDB_WIN + 12, loss = EGDB_LOSS + 12;
-    ck_assert_int_eq(egdb_verdict(win, 12, true), EGDB_SAYS_WIN);
-    ck_assert_int_eq(egdb_verdict(loss, 0, false), EGDB_SAYS_LOSS);
-    ck_assert_int_eq(egdb_verdict(win, 13, false), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(loss, 13, false), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(win, 13, true), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(egdb_verdict(loss, 40, true), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(egdb_verdict(EGDB_DRAW, 0, true), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(egdb_verdict(EGDB_LOSS + EGDB_F_ANY, 29, false), EGDB_SAYS_LOSS);
+    char err[ENGINE_ERR_MAX];
+    ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go;
+    engine_go_depth(&go, depth);
+    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+    engine_wait(e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    return r.score;
+}
+
+// The strict budget counts plies since the last capture or promotion against 30 (10 under
+// 7.2.8). Rules 7.2.4 and 7.2.8 count just that, and with kings alone 7.2.5 does too: there a
+// value past its budget is a draw. With men a man's step resets 7.2.5 and 7.2.6 allows 60 or
+// 120 plies: a strict win holds while both counters allow it; past them, and for a strict
+// draw, the loose table decides: its draws (or its values past their budget, by 7.2.5's
+// counter) are draws, the rest says nothing (a defender that took such wins for draws walked
+// into them). A set with no loose tables takes a strict draw as it is.
+static EgdbVerdict verdict2(const char *fen, int v, int loose, int reversible, int balance,
+                            int *left)
+{
+    Board b;
+    char err[128];
+    ck_assert_msg(notation_parse_fen(fen, &b, err, sizeof err), "%s", err);
+    return egdb_verdict(&b, v, loose,
+                        (DrawCounters){(uint16_t)reversible, (uint16_t)balance, 0}, left);
+}
+
+static EgdbVerdict verdict(const char *fen, int v, int reversible, int balance, int *left)
+{
+    return verdict2(fen, v, -1, reversible, balance, left);
+}
+
+START_TEST(test_egdb_verdict_under_the_counters)
+{
+    int win = EGDB_WIN + 12, loss = EGDB_LOSS + 12, left;
+    const char *kings = "W:WKa1,Kc1:BKh8,Kf8", *men = "W:WKa1,c3:BKh8,f6",
+               *men6 = "W:WKa1,c3,e3:BKh8,f6,d6", *no_kings = "W:Wc3,e3:Bf6",
+               *small = "W:WKa1,c3:BKh8", *three_kings = "W:WKa1,Kc1,Ke1,c3:BKh8";
+    ck_assert_int_eq(verdict(kings, win, 12, 12, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(left, 0);
+    ck_assert_int_eq(verdict(kings, win, 13, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(kings, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW);
+    // Men and kings on both sides, 4 pieces: 7.2.5 by the man-move counter, 7.2.6 at 60.
+    ck_assert_int_eq(verdict(men, loss, 5, 39, &left), EGDB_SAYS_LOSS);
+    ck_assert_int_eq(left, 12 - 9);
+    ck_assert_int_eq(verdict(men, win, 13, 13, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict(men, win, 5, 43, &left), EGDB_SAYS_NOTHING);
+    // 6 pieces: 7.2.6 at 120.
+    ck_assert_int_eq(verdict(men6, win, 5, 100, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(men6, win, 5, 103, &left), EGDB_SAYS_NOTHING);
+    // No kings: 7.2.6 does not apply, only 7.2.5.
+    ck_assert_int_eq(verdict(no_kings, win, 12, 200, &left), EGDB_SAYS_WIN);
+    // 7.2.8 and 7.2.4 count plies since a capture or promotion, men or not.
+    ck_assert_int_eq(verdict(small, win, 0, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(small, win, 0, 12, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(three_kings, loss, 0, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(three_kings, EGDB_LOSS + EGDB_F_ANY, 0, 29, &left),
+                     EGDB_SAYS_LOSS);
+    // With the loose table. A strict draw with men: the loose value decides, by 7.2.5's count.
+    ck_assert_int_eq(verdict(men, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW); // no loose table
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, win, 12, 50, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, loss, 13, 13, &left), EGDB_SAYS_DRAW);
+    // A strict win past its budget: a loose win still in its budget is searched on.
+    ck_assert_int_eq(verdict2(men, win, EGDB_WIN + 20, 13, 13, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict2(men, win, win, 13, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict2(men, win, win, 12, 12, &left), EGDB_SAYS_WIN); // strict first
+    ck_assert_int_eq(left, 0);
+    // Under 7.2.4/7.2.8 the loose budget counts from the last capture or promotion too.
+    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 13, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 15, &left), EGDB_SAYS_DRAW);
+    // Kings alone: one model, so the strict value is the answer whatever the loose one says.
+    ck_assert_int_eq(verdict2(kings, win, EGDB_WIN + 20, 13, 13, &left), EGDB_SAYS_DRAW);
+}
+END_TEST
+
+// The loose model finds the wins the strict one misses: with a king and two men against a
+// king the men need steps of their own, each of which resets 7.2.5 but not the strict
+// counter. With both tables it is searched on (and found won); with the strict ones only (a
+// set from before the loose tables) the search took it for a draw wherever it met it.
+START_TEST(test_egdb_loose_model)
+{
+    static const char *fen = "W:WKf6,c3,e3:BKe1";
+    Board b;
+    test_fen(fen, &b);
+    char err[ENGINE_ERR_MAX];
+    Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    static EgdbCache cache;
+    ck_assert_int_eq(egdb_probe(db, &b, EGDB_STRICT, &cache), EGDB_DRAW);
+    int loose = egdb_probe(db, &b, EGDB_LOOSE, &cache);
+    ck_assert_msg(egdb_is_win(loose), "loose value %d", loose);
+    int left;
+    ck_assert_int_eq(egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left),
+                     EGDB_SAYS_NOTHING);
+    egdb_close(db);
+    // A loose file is not taken for a strict one.
+    char path[4200];
+    uint8_t *values = malloc(egdb_slice_size(egdb_material_of(&b)));
+    bool old;
+    snprintf(path, sizeof path, "%s/2m1k-0m1k.dkl", egdb_dir());
+    ck_assert(!egdb_read(path, egdb_material_of(&b), EGDB_STRICT, values, &old, err, sizeof err));
+    ck_assert_msg(strstr(err, "other model") != NULL, "%s", err);
+    free(values);
+    // The search with the loose tables; the strict ones alone.
+    Engine *e = engine_new();
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    ck_assert_int_gt(search_with_db(e, fen, 8), 0);
+    char dir[] = "/tmp/damka-egdb-XXXXXX", cmd[4400];
+    ck_assert(mkdtemp(dir) != NULL);
+    snprintf(cmd, sizeof cmd, "cp %s/*.dkb %s/", egdb_dir(), dir);
+    ck_assert_int_eq(system(cmd), 0);
+    engine_free(e);
+    db = egdb_open(dir, 4, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    ck_assert_int_eq(egdb_loose_count(db), 0);
+    ck_assert_int_eq(egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left), EGDB_SAYS_DRAW);
+    egdb_close(db);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -294,38 +410,23 @@ START_TEST(test_egdb_corrupt_block_not_used)
     static EgdbCache cache;
     Board b;
     ck_assert(notation_parse_fen("W:WKc1,Ke1:BKd8", &b, err, sizeof err));
-    ck_assert_int_ge(egdb_probe(db, &b, &cache), 0); // another block, intact
+    ck_assert_int_ge(egdb_probe(db, &b, EGDB_STRICT, &cache), 0); // another block, intact
     ck_assert(!egdb_broken(db, bad));
     uint64_t n = egdb_slice_size(bad), idx = (n - 1) / EGDB_BLOCK * EGDB_BLOCK;
     while (!egdb_unindex(bad, idx, &b) || movegen_has_capture(&b))
         idx++;
-    ck_assert_int_eq(egdb_probe(db, &b, &cache), -1); // the last block
+    ck_assert_int_eq(egdb_probe(db, &b, EGDB_STRICT, &cache), -1); // the last block
     ck_assert(egdb_broken(db, bad));
     ck_assert(notation_parse_fen("W:WKc1,Ke1:BKd8", &b, err, sizeof err));
-    ck_assert_int_eq(egdb_probe(db, &b, &cache), -1); // no more of that balance
+    ck_assert_int_eq(egdb_probe(db, &b, EGDB_STRICT, &cache), -1); // no more of that balance
     ck_assert(notation_parse_fen("W:WKc1:BKd8", &b, err, sizeof err));
-    ck_assert_int_ge(egdb_probe(db, &b, &cache), 0);
+    ck_assert_int_ge(egdb_probe(db, &b, EGDB_STRICT, &cache), 0);
     egdb_close(db);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
-
-// The score of a depth-limited search of fen.
-static Score search_with_db(Engine *e, const char *fen, int depth)
-{
-    char err[ENGINE_ERR_MAX];
-    ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
-    EngineGo go;
-    engine_go_depth(&go, depth);
-    ck_assert(engine_go(e, &go, NULL, NULL, NULL));
-    engine_wait(e);
-    EngineResult r;
-    engine_result(e, &r);
-    ck_assert(r.has_best);
-    return r.score;
-}
 
 static void keep_info(void *ctx, const EngineInfo *info) { *(EngineInfo *)ctx = *info; }
 
@@ -386,7 +487,8 @@ Suite *suite_egdb(void)
     tcase_add_test(tc, test_egdb_known_theory);
     tcase_add_loop_test(tc, test_egdb_corrupt_file_refused, 0, 3);
     tcase_add_test(tc, test_egdb_corrupt_block_not_used);
-    tcase_add_test(tc, test_egdb_verdict_past_budget);
+    tcase_add_test(tc, test_egdb_verdict_under_the_counters);
+    tcase_add_test(tc, test_egdb_loose_model);
     tcase_add_test(tc, test_egdb_search_uses_it);
     suite_add_tcase(s, tc);
     if (getenv("EGDB_FULL_DIR") != NULL) {

@@ -6,14 +6,17 @@
 # the win, once the side without. Prints how many of each it converted, and why the others
 # ended (a 7.2 draw, repetition).
 # Usage: sh tools/egdb_conversion.sh N SECONDS DBDIR [SEED]
+# SAMPLE=--loose-only samples wins only the loose tables see (damka-egdb --help); DAMKA=BINARY
+# plays another build (both sides).
 set -eu
 n=$1 st=$2 db=$3 seed=${4:-7}
 out=${OUT:-bench/matches/egdb-conversion}
+damka=${DAMKA:-./damka}
 mkdir -p "$(dirname "$out")"
 rm -f "$out.pdn" # damka-match appends to a PDN file
-./damka-egdb --dir "$db" --sample-wins "$n" --seed "$seed" > "$out.fens"
-./damka-match -engine cmd=./damka name=db "option.EGDBPath=$db" \
-    -engine cmd=./damka name=nodb "option.EGDBPath=<empty>" \
+./damka-egdb --dir "$db" --sample-wins "$n" --seed "$seed" ${SAMPLE:-} > "$out.fens"
+./damka-match -engine cmd="$damka" name=db "option.EGDBPath=$db" \
+    -engine cmd="$damka" name=nodb "option.EGDBPath=<empty>" \
     -each st="$st" option.Hash=64 -games $((2 * n)) -concurrency 2 \
     -openings file="$out.fens" order=sequential -pdnout "$out.pdn" > "$out.log" 2>&1
 # The side to move of each game's FEN has the win: did the engine playing it convert?

@@ -39,7 +39,9 @@ enum {
     UNMOVES_MAX = 128,
 };
 
-static _Atomic uint8_t *g_values[SLOTS][SLOTS][SLOTS][SLOTS]; // finished and current balances
+// The values of the finished balances and the one being solved, of each model (the loose
+// table of a balance of kings alone is its strict one).
+static _Atomic uint8_t *g_values[EGDB_KINDS][SLOTS][SLOTS][SLOTS][SLOTS];
 
 static double now_s(void)
 {
@@ -51,9 +53,9 @@ static double now_s(void)
 static uint8_t win(int f) { return (uint8_t)(EGDB_WIN + f); }
 static uint8_t loss(int f) { return (uint8_t)(EGDB_LOSS + f); }
 
-// The value of any position of a finished balance, or of one with a capture pending (valued
-// from its captures, which lead to finished balances).
-static int value_of(const Board *q)
+// The value in model `kind` of any position of a finished balance, or of one with a capture
+// pending (valued from its captures, which lead to finished balances).
+static int value_of(EgdbKind kind, const Board *q)
 {
     if (!q->pieces[q->side])
         return loss(EGDB_F_ANY); // no piece left: no move
@@ -67,7 +69,7 @@ static int value_of(const Board *q)
         for (int i = 0; i < n; i++) {
             Board r = *q;
             board_play(&r, &list.moves[i]);
-            int v = value_of(&r);
+            int v = value_of(kind, &r);
             if (egdb_is_loss(v))
                 return win(egdb_counter_limit(q) - 1);
             all_lost &= egdb_is_win(v);
@@ -76,7 +78,7 @@ static int value_of(const Board *q)
     }
     EgdbMaterial m = egdb_material_of(q);
     uint64_t idx;
-    _Atomic uint8_t *vals = g_values[m.wm][m.wk][m.bm][m.bk];
+    _Atomic uint8_t *vals = g_values[kind][m.wm][m.wk][m.bm][m.bk];
     if (!vals || !egdb_index(q, &idx))
         return EGDB_DRAW; // cannot happen for the balances built in order
     return atomic_load_explicit(&vals[idx], memory_order_relaxed);
@@ -86,6 +88,7 @@ static int value_of(const Board *q)
 
 typedef struct Job {
     EgdbMaterial m;
+    EgdbKind kind; // the model solved (the loose one only under 7.2.4/7.2.8: see solve_loose)
     uint64_t n;
     _Atomic uint8_t *vals;
     _Atomic uint8_t *count;
@@ -102,6 +105,40 @@ static void count_level(Job *j, uint8_t v)
         atomic_fetch_add_explicit(&j->at_level[egdb_budget(v)], 1, memory_order_relaxed);
 }
 
+// The moves of p (a quiet position) that leave what is being solved, whose results are known:
+// promotions (they leave the balance), and with men_leave the men's steps too (in the loose
+// model they leave the men placement). Returns p's value if they settle it, else UNKNOWN with
+// *count the moves that stay (NEVER when a way out draws). Every exit resets the counter.
+static uint8_t settle_by_exits(EgdbKind kind, bool men_leave, const Board *p,
+                               const MoveList *list, int n, uint8_t *count)
+{
+    int cap = egdb_counter_limit(p) - 1;
+    bool all_lost = true;
+    *count = 0;
+    for (int i = 0; i < n; i++) {
+        bool promotes = list->moves[i].flags & MOVE_PROMOTES;
+        if (!promotes && !men_leave) {
+            (*count)++;
+            continue;
+        }
+        Board q = *p;
+        board_play(&q, &list->moves[i]);
+        if (!promotes && q.kings != p->kings) { // a king's move stays
+            (*count)++;
+            continue;
+        }
+        int r = value_of(kind, &q);
+        if (egdb_is_loss(r))
+            return win(cap);
+        all_lost &= egdb_is_win(r);
+    }
+    if (*count == 0)
+        return all_lost ? loss(cap) : EGDB_DRAW;
+    if (!all_lost)
+        *count = NEVER;
+    return UNKNOWN;
+}
+
 static void first_pass(Job *j, uint64_t idx)
 {
     Board p;
@@ -110,30 +147,12 @@ static void first_pass(Job *j, uint64_t idx)
         return;
     }
     MoveList list;
-    int n = engine_moves_of(&p, &list), limit = egdb_counter_limit(&p);
-    uint8_t v = UNKNOWN, count = 0;
-    if (n == 0 || list.moves[0].captured) {
-        v = (uint8_t)value_of(&p);
-    } else {
-        bool won = false, all_lost = true;
-        for (int i = 0; i < n && !won; i++) {
-            if (!(list.moves[i].flags & MOVE_PROMOTES)) {
-                count++;
-                continue;
-            }
-            Board q = p; // a promotion leaves the balance, and resets the counter
-            board_play(&q, &list.moves[i]);
-            int r = value_of(&q);
-            won = egdb_is_loss(r);
-            all_lost &= egdb_is_win(r);
-        }
-        if (won)
-            v = win(limit - 1);
-        else if (count == 0)
-            v = all_lost ? loss(limit - 1) : EGDB_DRAW;
-        else if (!all_lost)
-            count = NEVER;
-    }
+    int n = engine_moves_of(&p, &list);
+    uint8_t v, count = 0;
+    if (n == 0 || list.moves[0].captured)
+        v = (uint8_t)value_of(j->kind, &p);
+    else
+        v = settle_by_exits(j->kind, false, &p, &list, n, &count);
     atomic_store_explicit(&j->vals[idx], v, memory_order_relaxed);
     atomic_store_explicit(&j->count[idx], count, memory_order_relaxed);
     if (v != UNKNOWN)
@@ -204,31 +223,38 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_threads(Job *j, int threads, int level)
+// Runs fn(arg) on `threads` threads, the calling one among them, and waits for them all.
+static void on_threads(void *(*fn)(void *), void *arg, int threads)
 {
     pthread_t tid[THREADS_MAX];
-    j->level = level;
-    atomic_store(&j->next, 0);
     int started = 0;
     for (int i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, worker, j) == 0)
+        if (pthread_create(&tid[started], NULL, fn, arg) == 0)
             started++;
-    worker(j);
+    fn(arg);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
 }
 
-// Builds balance m in memory; returns its values (the caller keeps them for later balances).
-static _Atomic uint8_t *solve(EgdbMaterial m, int threads, uint64_t *wins, uint64_t *losses)
+static void run_threads(Job *j, int threads, int level)
 {
-    Job j = {.m = m, .n = egdb_slice_size(m)};
+    j->level = level;
+    atomic_store(&j->next, 0);
+    on_threads(worker, j, threads);
+}
+
+// Builds balance m in memory; returns its values (the caller keeps them for later balances).
+static _Atomic uint8_t *solve(EgdbMaterial m, EgdbKind kind, int threads, uint64_t *wins,
+                              uint64_t *losses)
+{
+    Job j = {.m = m, .kind = kind, .n = egdb_slice_size(m)};
     j.vals = malloc(j.n);
     j.count = malloc(j.n);
     if (!j.vals || !j.count) {
         free(j.vals), free(j.count);
         return NULL;
     }
-    g_values[m.wm][m.wk][m.bm][m.bk] = j.vals; // its capture positions are read while solving
+    g_values[kind][m.wm][m.wk][m.bm][m.bk] = j.vals; // its captures are read while solving
     run_threads(&j, threads, 0);
     run_threads(&j, threads, EGDB_F_ANY);
     for (int t = EGDB_F_MAX; t >= 1; t--)
@@ -237,12 +263,192 @@ static _Atomic uint8_t *solve(EgdbMaterial m, int threads, uint64_t *wins, uint6
     *wins = *losses = 0;
     for (uint64_t i = 0; i < j.n; i++) {
         uint8_t v = atomic_load_explicit(&j.vals[i], memory_order_relaxed);
-        if (v == UNKNOWN)
-            atomic_store_explicit(&j.vals[i], EGDB_DRAW, memory_order_relaxed);
+        if (v == UNKNOWN) // counted as a loss before 2026-12-02 (in the progress line only)
+            atomic_store_explicit(&j.vals[i], v = EGDB_DRAW, memory_order_relaxed);
         *wins += egdb_is_win(v);
         *losses += egdb_is_loss(v) && v != EGDB_NONE;
     }
     free(j.count);
+    return j.vals;
+}
+
+// ---- The loose model ----------------------------------------------------------------------
+// There a man's step resets the counter (7.2.5), except under 7.2.4/7.2.8, which solve() does
+// with the loose values of the balances a move leads to. A man's step raises the men's
+// advancement (the ranks every man has come up, summed) by one, so the positions of one
+// placement of the men (every king placement, either side to move) depend only on placements
+// of more advancement, promotions and captures, all finished first: each placement is solved
+// alone, by one thread, with only the kings' moves inside it; placements of equal advancement
+// at once on every thread.
+
+typedef struct LooseJob {
+    EgdbMaterial m;
+    _Atomic uint8_t *vals;
+    uint64_t kings;      // king placements of one men placement and side to move
+    uint64_t placements; // men placements (white's times black's)
+    uint32_t *order;     // the placements, most advanced first
+    uint64_t from, to;   // the stretch of order being solved (one advancement)
+    _Atomic uint64_t next;
+    _Atomic uint64_t wins, losses;
+} LooseJob;
+
+typedef struct Scratch {
+    uint8_t *count;         // moves not yet known to lose, per position of the placement
+    uint32_t *link;         // positions decided at one budget, as lists
+    uint32_t head[EGDB_F_ANY + 1];
+} Scratch;
+
+static const uint32_t NO_LINK = UINT32_MAX;
+
+// Global index of position li of placement c (li < kings: White to move).
+static uint64_t global_of(const LooseJob *j, uint64_t c, uint64_t li)
+{
+    uint64_t side = li / j->kings;
+    return (side * j->placements + c) * j->kings + li % j->kings;
+}
+
+static void loose_decide(LooseJob *j, Scratch *sc, uint64_t c, uint32_t li, uint8_t v)
+{
+    atomic_store_explicit(&j->vals[global_of(j, c, li)], v, memory_order_relaxed);
+    int t = egdb_budget(v);
+    sc->link[li] = sc->head[t];
+    sc->head[t] = li;
+}
+
+// Position li of placement c, decided with budget t: its predecessors by a king move learn
+// from it (as spread() does).
+static void loose_spread(LooseJob *j, Scratch *sc, uint64_t c, uint32_t li, int t)
+{
+    Board q, pred[UNMOVES_MAX];
+    uint64_t idx = global_of(j, c, li);
+    if (!egdb_unindex(j->m, idx, &q))
+        return;
+    bool q_lost = egdb_is_loss(atomic_load_explicit(&j->vals[idx], memory_order_relaxed));
+    int n = egdb_unmoves(&q, pred, UNMOVES_MAX);
+    for (int i = 0; i < n; i++) {
+        uint64_t pi;
+        if (pred[i].kings == q.kings || !egdb_index(&pred[i], &pi)) // a man's step: not here
+            continue;
+        if (atomic_load_explicit(&j->vals[pi], memory_order_relaxed) != UNKNOWN)
+            continue;
+        uint32_t lp = (uint32_t)((uint64_t)pred[i].side * j->kings + pi % j->kings);
+        int cap = egdb_counter_limit(&pred[i]) - 1;
+        int f = t == EGDB_F_ANY ? cap : (t - 1 < cap ? t - 1 : cap);
+        if (q_lost) {
+            if (f >= 0)
+                loose_decide(j, sc, c, lp, win(f));
+        } else if (sc->count[lp] != NEVER) {
+            if (f < 0)
+                sc->count[lp] = NEVER;
+            else if (--sc->count[lp] == 0)
+                loose_decide(j, sc, c, lp, loss(f));
+        }
+    }
+}
+
+static void solve_placement(LooseJob *j, Scratch *sc, uint64_t c)
+{
+    uint32_t n = (uint32_t)(2 * j->kings);
+    Board p;
+    bool hole = !egdb_unindex(j->m, global_of(j, c, 0), &p);
+    for (int t = 0; t <= EGDB_F_ANY; t++)
+        sc->head[t] = NO_LINK;
+    for (uint32_t li = 0; li < n; li++) {
+        uint64_t idx = global_of(j, c, li);
+        atomic_store_explicit(&j->vals[idx], hole ? EGDB_NONE : UNKNOWN, memory_order_relaxed);
+        if (hole || !egdb_unindex(j->m, idx, &p))
+            continue;
+        MoveList list;
+        int moves = engine_moves_of(&p, &list);
+        uint8_t v, count = 0;
+        if (moves == 0 || list.moves[0].captured)
+            v = (uint8_t)value_of(EGDB_LOOSE, &p);
+        else
+            v = settle_by_exits(EGDB_LOOSE, true, &p, &list, moves, &count);
+        sc->count[li] = count;
+        if (egdb_is_win(v) || egdb_is_loss(v))
+            loose_decide(j, sc, c, li, v);
+        else if (v == EGDB_DRAW)
+            atomic_store_explicit(&j->vals[idx], v, memory_order_relaxed);
+    }
+    if (hole)
+        return;
+    for (int t = EGDB_F_ANY; t >= 1; t--)
+        for (uint32_t li = sc->head[t]; li != NO_LINK; li = sc->link[li])
+            loose_spread(j, sc, c, li, t); // it decides budgets below t only
+    uint64_t wins = 0, losses = 0;
+    for (uint32_t li = 0; li < n; li++) {
+        uint64_t idx = global_of(j, c, li);
+        uint8_t v = atomic_load_explicit(&j->vals[idx], memory_order_relaxed);
+        if (v == UNKNOWN)
+            atomic_store_explicit(&j->vals[idx], v = EGDB_DRAW, memory_order_relaxed);
+        wins += egdb_is_win(v);
+        losses += egdb_is_loss(v);
+    }
+    atomic_fetch_add(&j->wins, wins);
+    atomic_fetch_add(&j->losses, losses);
+}
+
+static void *loose_worker(void *arg)
+{
+    LooseJob *j = arg;
+    Scratch sc;
+    sc.count = malloc(2 * j->kings);
+    sc.link = malloc(2 * j->kings * sizeof *sc.link);
+    if (!sc.count || !sc.link) {
+        fprintf(stderr, "damka-egdb: out of memory\n");
+        exit(1);
+    }
+    for (uint64_t i; (i = j->from + atomic_fetch_add(&j->next, 1)) < j->to;)
+        solve_placement(j, &sc, j->order[i]);
+    free(sc.count), free(sc.link);
+    return NULL;
+}
+
+// The men's advancement of placement c (-1 for a hole: men of both colours on one square).
+static int advancement(const LooseJob *j, uint64_t c)
+{
+    Board p;
+    return egdb_unindex(j->m, global_of(j, c, 0), &p) ? egdb_men_advancement(&p) : -1;
+}
+
+// The loose model of balance m (with men, not under 7.2.4/7.2.8); as solve().
+static _Atomic uint8_t *solve_loose(EgdbMaterial m, int threads, uint64_t *wins,
+                                    uint64_t *losses)
+{
+    enum { ADVANCE_MAX = 6 * EGDB_PIECES_MAX };
+    uint64_t n = egdb_slice_size(m);
+    LooseJob j = {.m = m, .placements = egdb_placements(m)};
+    j.kings = n / 2 / j.placements;
+    j.vals = malloc(n);
+    j.order = malloc(j.placements * sizeof *j.order);
+    uint64_t at[ADVANCE_MAX + 2] = {0}; // placements of each advancement (+1: holes at 0)
+    int *adv = malloc(j.placements * sizeof *adv);
+    if (!j.vals || !j.order || !adv) {
+        free(j.vals), free(j.order), free(adv);
+        return NULL;
+    }
+    g_values[EGDB_LOOSE][m.wm][m.wk][m.bm][m.bk] = j.vals; // men's steps are read while solving
+    for (uint64_t c = 0; c < j.placements; c++)
+        at[(adv[c] = advancement(&j, c)) + 1]++;
+    // Most advanced first (holes last: they are only marked).
+    uint64_t start[ADVANCE_MAX + 2], pos = 0;
+    for (int a = ADVANCE_MAX; a >= -1; a--)
+        start[a + 1] = pos, pos += at[a + 1];
+    uint64_t fill[ADVANCE_MAX + 2];
+    memcpy(fill, start, sizeof fill);
+    for (uint64_t c = 0; c < j.placements; c++)
+        j.order[fill[adv[c] + 1]++] = (uint32_t)c;
+    for (int a = ADVANCE_MAX; a >= -1; a--) {
+        if (!at[a + 1])
+            continue;
+        j.from = start[a + 1], j.to = start[a + 1] + at[a + 1];
+        atomic_store(&j.next, 0);
+        on_threads(loose_worker, &j, threads);
+    }
+    free(j.order), free(adv);
+    *wins = atomic_load(&j.wins);
+    *losses = atomic_load(&j.losses);
     return j.vals;
 }
 
@@ -253,10 +459,12 @@ typedef struct Plan {
 
 // ---- Verifying ------------------------------------------------------------------------------
 
-// The value position p must have, from the values of its successors (the equations the
-// levels solve): returns it, or -1 for a position with a capture pending (not stored).
-static int expected(const Board *p)
+// The value position p must have in model `kind`, from the values of its successors (the
+// equations the levels solve): returns it, or -1 for a position with a capture pending (not
+// stored).
+static int expected(EgdbKind kind, const Board *p)
 {
+    bool man_resets = kind == EGDB_LOOSE && !egdb_balance_rules(p);
     MoveList list;
     int n = engine_moves_of(p, &list), limit = egdb_counter_limit(p);
     if (n == 0)
@@ -268,8 +476,9 @@ static int expected(const Board *p)
     for (int i = 0; i < n; i++) {
         Board q = *p;
         board_play(&q, &list.moves[i]);
-        int v = value_of(&q);
-        bool reset = (list.moves[i].flags & MOVE_PROMOTES) != 0;
+        int v = value_of(kind, &q);
+        bool promotes = list.moves[i].flags & MOVE_PROMOTES, man_step = q.kings == p->kings;
+        bool reset = promotes || (man_step && man_resets);
         int g = reset || egdb_budget(v) == EGDB_F_ANY ? 1 << 20 : egdb_budget(v) - 1;
         if (egdb_is_loss(v) && g > best_win)
             best_win = g;
@@ -292,23 +501,42 @@ typedef struct Check {
     _Atomic uint64_t positions, errors;
 } Check;
 
+static void report(Check *c, const Board *p, const char *fmt, int a, int b)
+{
+    if (atomic_fetch_add(&c->errors, 1) >= 10)
+        return;
+    char fen[FEN_MAX];
+    notation_fen(p, fen, sizeof fen);
+    fprintf(stderr, "damka-egdb: %s ", fen);
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+}
+
+// Both models of balance m; the loose one must also win every strict win (of either side).
 static void verify_balance(EgdbMaterial m, Check *c)
 {
-    _Atomic uint8_t *vals = g_values[m.wm][m.wk][m.bm][m.bk];
+    _Atomic uint8_t *strict = g_values[EGDB_STRICT][m.wm][m.wk][m.bm][m.bk];
+    _Atomic uint8_t *loose = g_values[EGDB_LOOSE][m.wm][m.wk][m.bm][m.bk];
     uint64_t n = egdb_slice_size(m);
     for (uint64_t i = 0; i < n; i++) {
         Board p;
         if (!egdb_unindex(m, i, &p))
             continue;
-        int want = expected(&p), have = atomic_load_explicit(&vals[i], memory_order_relaxed);
+        int s = atomic_load_explicit(&strict[i], memory_order_relaxed);
+        int l = atomic_load_explicit(&loose[i], memory_order_relaxed);
+        int want = expected(EGDB_STRICT, &p);
         if (want < 0)
             continue;
         atomic_fetch_add(&c->positions, 1);
-        if (want != have && atomic_fetch_add(&c->errors, 1) < 10) {
-            char fen[FEN_MAX];
-            notation_fen(&p, fen, sizeof fen);
-            fprintf(stderr, "damka-egdb: %s has %d, its successors say %d\n", fen, have, want);
-        }
+        if (want != s)
+            report(c, &p, "has %d, its successors say %d", s, want);
+        if (loose == strict)
+            continue;
+        atomic_fetch_add(&c->positions, 1);
+        if ((want = expected(EGDB_LOOSE, &p)) != l)
+            report(c, &p, "has %d in the loose model, its successors say %d", l, want);
+        if ((egdb_is_win(s) && !egdb_is_win(l)) || (egdb_is_loss(s) && !egdb_is_loss(l)))
+            report(c, &p, "is %d in the strict model but %d in the loose one", s, l);
     }
 }
 
@@ -324,15 +552,9 @@ static void *verify_worker(void *arg)
 static int verify(Plan *plan, int pieces, int threads)
 {
     Check c = {.plan = plan};
-    pthread_t tid[THREADS_MAX];
-    int started = 0;
-    for (int i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, verify_worker, &c) == 0)
-            started++;
-    verify_worker(&c);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    fprintf(stderr, "damka-egdb: verified %llu positions of up to %d pieces: %llu errors\n",
+    on_threads(verify_worker, &c, threads);
+    fprintf(stderr, "damka-egdb: verified %llu values of up to %d pieces (both models): "
+                    "%llu errors\n",
             (unsigned long long)atomic_load(&c.positions), pieces,
             (unsigned long long)atomic_load(&c.errors));
     return atomic_load(&c.errors) ? 1 : 0;
@@ -364,16 +586,19 @@ static int probe(const char *dir, const char *fen)
         return 1;
     }
     static EgdbCache cache;
-    int v = egdb_probe(db, &b, &cache);
+    for (int kind = 0; kind < EGDB_KINDS; kind++) {
+        int v = egdb_probe(db, &b, (EgdbKind)kind, &cache);
+        const char *model = kind == EGDB_LOOSE ? "loose" : "strict";
+        if (v < 0)
+            printf("%s: %s: not in the databases (or a capture is pending)\n", fen, model);
+        else if (egdb_is_win(v) || egdb_is_loss(v))
+            printf("%s: %s: %s for the side to move while the counter is at most %d plies%s\n",
+                   fen, model, egdb_is_win(v) ? "win" : "loss", egdb_budget(v),
+                   egdb_budget(v) == EGDB_F_ANY ? " (no legal move)" : "");
+        else
+            printf("%s: %s: draw\n", fen, model);
+    }
     egdb_close(db);
-    if (v < 0)
-        printf("%s: not in the databases (or a capture is pending)\n", fen);
-    else if (egdb_is_win(v) || egdb_is_loss(v))
-        printf("%s: %s for the side to move while the counter is at most %d plies%s\n", fen,
-               egdb_is_win(v) ? "win" : "loss", egdb_budget(v),
-               egdb_budget(v) == EGDB_F_ANY ? " (no legal move)" : "");
-    else
-        printf("%s: draw\n", fen);
     return 0;
 }
 
@@ -419,11 +644,11 @@ static int bench_probes(const char *dir, long n)
     long found = 0;
     double t0 = now_s();
     for (long i = 0; i < n; i++)
-        found += egdb_probe(db, &boards[i], &cache) >= 0;
+        found += egdb_probe(db, &boards[i], EGDB_STRICT, &cache) >= 0;
     double cold = now_s() - t0;
     t0 = now_s();
     for (long i = 0; i < n; i++)
-        found += egdb_probe(db, &boards[i % 16], &cache) >= 0;
+        found += egdb_probe(db, &boards[i % 16], EGDB_STRICT, &cache) >= 0;
     double warm = now_s() - t0;
     printf("%ld probes of random positions of up to %d pieces: %.0f probes/s with a cold cache "
            "(%llu block reads), %.0f probes/s cached; %ld found\n",
@@ -437,8 +662,9 @@ static int bench_probes(const char *dir, long n)
 // `--sample-wins N [--seed S]`: N random quiet positions of 3 or more pieces that the side to
 // move wins from a fresh counter, at least ten plies from the first conversion, spread over
 // every loaded balance, as FEN lines: the openings of the conversion test
-// (tools/egdb_conversion.sh).
-static int sample_wins(const char *dir, long n, uint64_t seed)
+// (tools/egdb_conversion.sh). With `--loose-only`, positions the strict table calls draws and
+// the loose one wins (wins that need a man's step to reset 7.2.5, if 7.2.6 allows them).
+static int sample_wins(const char *dir, long n, uint64_t seed, bool loose_only)
 {
     Plan plan;
     Egdb *db = open_set(dir, 3, &plan);
@@ -446,7 +672,8 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
         return 1;
     static EgdbCache cache;
     uint64_t state = seed * 2654435761ULL + 1;
-    for (long made = 0, tries = 0; made < n && tries < 1000 * n; tries++) {
+    long tries_max = (loose_only ? 100000 : 1000) * n; // loose-only wins are rare
+    for (long made = 0, tries = 0; made < n && tries < tries_max; tries++) {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         EgdbMaterial m = plan.list[tries % plan.n]; // balances in turn
         uint64_t idx = (state >> 11) % egdb_slice_size(m);
@@ -454,11 +681,15 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
         MoveList list;
         if (!egdb_unindex(m, idx, &b) || engine_moves_of(&b, &list) < 2 || list.moves[0].captured)
             continue;
-        int v = egdb_probe(db, &b, &cache);
-        // A win that needs play: at least ten plies before its first capture or promotion
-        // (the budget of a win k plies from it is the limit - 1 - k), so it must be found.
-        if (!egdb_is_win(v) || egdb_budget(v) > egdb_counter_limit(&b) - 11)
+        int v = egdb_probe(db, &b, EGDB_STRICT, &cache);
+        if (loose_only) {
+            if (v != EGDB_DRAW || !egdb_is_win(egdb_probe(db, &b, EGDB_LOOSE, &cache)))
+                continue;
+        } else if (!egdb_is_win(v) || egdb_budget(v) > egdb_counter_limit(&b) - 11) {
+            // A win that needs play: at least ten plies before its first capture or promotion
+            // (the budget of a win k plies from it is the limit - 1 - k), so it must be found.
             continue;
+        }
         char fen[FEN_MAX];
         notation_fen_algebraic(&b, fen, sizeof fen);
         printf("%s\n", fen);
@@ -468,11 +699,81 @@ static int sample_wins(const char *dir, long n, uint64_t seed)
     return 0;
 }
 
+// A run of the generator: where it writes, and its progress.
+typedef struct Build {
+    const char *dir;
+    int threads, at, of;        // balance at of of
+    double t0, built;           // start; positions solved by this run
+    double to_build;            // positions of the tables with no file when the run began
+} Build;
+
+// The file name (64 bytes) and path (4200) of a table in dir.
+static void table_path(const char *dir, EgdbMaterial m, EgdbKind kind, char *name, char *path)
+{
+    egdb_file_name(m, kind, name, 64);
+    snprintf(path, 4200, "%s/%s", dir, name);
+}
+
+// Model `kind` of balance m: read back from its file if an earlier run finished it (rewritten
+// if of an older format), else solved and written. False (said on stderr) on failure.
+static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
+{
+    uint64_t n = egdb_slice_size(m);
+    char name[64], path[4200], err[4400];
+    table_path(run->dir, m, kind, name, path);
+    _Atomic uint8_t *vals = malloc(n);
+    if (!vals) {
+        fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
+        return false;
+    }
+    bool old = false;
+    if (egdb_read(path, m, kind, (uint8_t *)vals, &old, err, sizeof err)) {
+        g_values[kind][m.wm][m.wk][m.bm][m.bk] = vals;
+        if (old && !egdb_write(path, m, kind, (const uint8_t *)vals, err, sizeof err)) {
+            fprintf(stderr, "damka-egdb: %s\n", err);
+            return false;
+        }
+        fprintf(stderr, "[%3d/%d] %-16s %12llu positions: already built%s\n", run->at, run->of,
+                name, (unsigned long long)n, old ? " (rewritten in this format)" : "");
+        return true;
+    }
+    free(vals);
+    double s0 = now_s();
+    uint64_t wins, losses;
+    Board first;
+    for (uint64_t i = 0; !egdb_unindex(m, i, &first); i++) {
+    }
+    if (kind == EGDB_LOOSE && !egdb_balance_rules(&first))
+        vals = solve_loose(m, run->threads, &wins, &losses);
+    else
+        vals = solve(m, kind, run->threads, &wins, &losses);
+    if (!vals) {
+        fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
+        return false;
+    }
+    if (!egdb_write(path, m, kind, (const uint8_t *)vals, err, sizeof err)) {
+        fprintf(stderr, "damka-egdb: %s\n", err);
+        return false;
+    }
+    double dt = now_s() - s0, all = now_s() - run->t0;
+    run->built += (double)n;
+    double rate = all > 0 ? run->built / all : 0;
+    struct stat st;
+    long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+    fprintf(stderr,
+            "[%3d/%d] %-16s %12llu positions in %7.2f s (%5.1f M/s), %llu wins %llu losses, "
+            "%lld bytes; %.0f s so far, about %.0f s left\n",
+            run->at, run->of, name, (unsigned long long)n, dt, dt > 0 ? (double)n / dt / 1e6 : 0,
+            (unsigned long long)wins, (unsigned long long)losses, bytes, all,
+            rate > 0 ? (run->to_build - run->built) / rate : 0.0);
+    return true;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
                     "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
-                    "       [--sample-wins N [--seed S]]\n"
+                    "       [--sample-wins N [--seed S] [--loose-only]]\n"
                     "Builds what is missing in DIR; --verify then checks every value against its "
                     "successors; --probe prints a position's value.\n",
             EGDB_PIECES_MAX);
@@ -481,7 +782,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int pieces = 5, threads = 2;
-    bool check = false;
+    bool check = false, loose_only = false;
     const char *probe_fen = NULL;
     long bench = 0, samples = 0;
     uint64_t seed = 1;
@@ -497,6 +798,8 @@ int main(int argc, char **argv)
             dir = v, i++;
         } else if (strcmp(argv[i], "--verify") == 0) {
             check = true;
+        } else if (strcmp(argv[i], "--loose-only") == 0) {
+            loose_only = true;
         } else if (strcmp(argv[i], "--probe") == 0 && v) {
             probe_fen = v, i++;
         } else if (strcmp(argv[i], "--bench-probes") == 0 && v) {
@@ -524,7 +827,7 @@ int main(int argc, char **argv)
     if (bench > 0)
         return bench_probes(dir, bench);
     if (samples > 0)
-        return sample_wins(dir, samples, seed);
+        return sample_wins(dir, samples, seed, loose_only);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "damka-egdb: cannot create %s\n", dir);
         return 1;
@@ -541,61 +844,29 @@ int main(int argc, char **argv)
                 plan.list[b - 1] = t;
             }
     }
-    uint64_t total = 0, done = 0;
-    for (int i = 0; i < plan.n; i++)
-        total += egdb_slice_size(plan.list[i]);
-    double t0 = now_s(), built_positions = 0;
+    Build run = {.dir = dir, .threads = threads, .t0 = now_s(), .of = plan.n};
     for (int i = 0; i < plan.n; i++) {
         EgdbMaterial m = plan.list[i];
-        uint64_t n = egdb_slice_size(m);
-        char name[64], path[4200], err[4400];
-        egdb_file_name(m, name, sizeof name);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        _Atomic uint8_t *vals = malloc(n);
-        if (!vals) {
-            fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
+        for (int kind = 0; kind < (men(m) ? EGDB_KINDS : 1); kind++) {
+            char name[64], path[4200];
+            struct stat st;
+            table_path(dir, m, (EgdbKind)kind, name, path);
+            if (stat(path, &st) != 0) // to be built (reading the others back is quick)
+                run.to_build += (double)egdb_slice_size(m);
+        }
+    }
+    for (int i = 0; i < plan.n; i++) {
+        EgdbMaterial m = plan.list[i];
+        run.at = i + 1;
+        if (!build(&run, m, EGDB_STRICT))
             return 1;
-        }
-        // A finished file from an earlier run is read back (and checked) instead; one of an
-        // older version of the format is written again in this one.
-        bool old = false;
-        if (egdb_read(path, m, (uint8_t *)vals, &old, err, sizeof err)) {
-            g_values[m.wm][m.wk][m.bm][m.bk] = vals;
-            done += n;
-            if (old && !egdb_write(path, m, (const uint8_t *)vals, err, sizeof err)) {
-                fprintf(stderr, "damka-egdb: %s\n", err);
-                return 1;
-            }
-            fprintf(stderr, "[%3d/%d] %-16s %12llu positions: already built%s\n", i + 1,
-                    plan.n, name, (unsigned long long)n, old ? " (rewritten in this format)" : "");
-            continue;
-        }
-        free(vals);
-        double s0 = now_s();
-        uint64_t wins, losses;
-        vals = solve(m, threads, &wins, &losses);
-        if (!vals) {
-            fprintf(stderr, "damka-egdb: out of memory for %s\n", name);
+        if (!men(m))
+            g_values[EGDB_LOOSE][m.wm][m.wk][m.bm][m.bk] =
+                g_values[EGDB_STRICT][m.wm][m.wk][m.bm][m.bk];
+        else if (!build(&run, m, EGDB_LOOSE))
             return 1;
-        }
-        if (!egdb_write(path, m, (const uint8_t *)vals, err, sizeof err)) {
-            fprintf(stderr, "damka-egdb: %s\n", err);
-            return 1;
-        }
-        double dt = now_s() - s0, all = now_s() - t0;
-        done += n;
-        built_positions += (double)n;
-        double rate = all > 0 ? built_positions / all : 0;
-        struct stat st;
-        long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;
-        fprintf(stderr,
-                "[%3d/%d] %-16s %12llu positions in %7.2f s (%5.1f M/s), %llu wins %llu losses, "
-                "%lld bytes; %.0f s so far, about %.0f s left\n",
-                i + 1, plan.n, name, (unsigned long long)n, dt, dt > 0 ? (double)n / dt / 1e6 : 0,
-                (unsigned long long)wins, (unsigned long long)losses, bytes, all,
-                rate > 0 ? (double)(total - done) / rate : 0.0);
     }
     fprintf(stderr, "damka-egdb: %d balances of up to %d pieces in %s, %.1f s\n", plan.n, pieces,
-            dir, now_s() - t0);
+            dir, now_s() - run.t0);
     return check ? verify(&plan, pieces, threads) : 0;
 }
