@@ -3,6 +3,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,15 +67,15 @@ static void usage(void)
             "  summary is printed; a second signal ends the runner at once.\n");
 }
 
-// Set by SIGTERM or SIGINT: the workers start no new game.
-static volatile sig_atomic_t interrupted;
+// Set by SIGTERM or SIGINT: the workers start no new game. An atomic rather than a
+// sig_atomic_t: the handler runs on one thread and the workers read it on others.
+static atomic_int interrupted;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a lock-free atomic is safe in a signal handler");
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    if (interrupted)
+    if (atomic_exchange(&interrupted, 1))
         _exit(128 + sig); // the second signal: at once (the engines see their pipes close)
-    interrupted = 1;
 }
 
 // SIGTERM always; SIGINT unless it was ignored (a job started in the background keeps its
@@ -517,7 +518,9 @@ static void *worker(void *arg)
     }
     for (;;) {
         pthread_mutex_lock(&s->mu);
-        int index = s->stop || interrupted || s->next_game >= s->cfg->games ? -1 : s->next_game++;
+        int index = s->stop || atomic_load(&interrupted) || s->next_game >= s->cfg->games
+                        ? -1
+                        : s->next_game++;
         pthread_mutex_unlock(&s->mu);
         if (index < 0)
             break;
@@ -615,7 +618,7 @@ int main(int argc, char **argv)
             started++;
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    if (interrupted)
+    if (atomic_load(&interrupted))
         printf("Interrupted: stopped after %d of %d games\n", s.finished, c.games);
     summary(&s);
     if (s.pdn)

@@ -96,7 +96,12 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
 // ---- Reading -----------------------------------------------------------------------------------
 
 // Copies a tag value into dst (cut to its size).
-static void set_tag(char *dst, size_t len, const char *value) { snprintf(dst, len, "%s", value); }
+static void set_tag(char *dst, size_t len, const char *value)
+{
+    size_t n = strnlen(value, len - 1); // not snprintf: the cut is meant, gcc would warn of it
+    memcpy(dst, value, n);
+    dst[n] = '\0';
+}
 
 // Reads `[Name "value"]` at text[*pos] (which is '['). False if malformed.
 static bool read_tag(const char *text, size_t *pos, char *name, size_t nlen, char *value,
