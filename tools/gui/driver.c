@@ -42,7 +42,8 @@ bool driver_start(Session *s)
             return false;
         }
         if (strncmp(line, "id name ", 8) == 0)
-            snprintf(s->engine_name, sizeof s->engine_name, "%s", line + 8);
+            snprintf(s->engine_name, sizeof s->engine_name, "%.*s",
+                     (int)sizeof s->engine_name - 1, line + 8); // a longer name is cut
         if (strcmp(line, "uciok") == 0)
             break;
     }

@@ -329,8 +329,12 @@ static void default_engine(char *out, size_t len)
         char *slash = strrchr(exe, '/');
         if (slash) {
             snprintf(slash + 1, sizeof exe - (size_t)(slash + 1 - exe), "damka");
-            if (access(exe, X_OK) == 0) {
-                snprintf(out, len, "'%s'", exe);
+            size_t m = strlen(exe);
+            if (access(exe, X_OK) == 0 && m + 3 <= len) { // quoted, and never cut
+                out[0] = '\'';
+                memcpy(out + 1, exe, m);
+                out[m + 1] = '\'';
+                out[m + 2] = '\0';
                 return;
             }
         }
