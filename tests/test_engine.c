@@ -506,8 +506,8 @@ START_TEST(test_smp_thread_changes_and_legal_moves)
     Engine *e = engine_new();
     ck_assert(e != NULL);
     static const int counts[] = {1, 4, 2, 1};
-    static const char *const fens[] = {"W:W21-32:B1-12", "B:W17,21,22,23,24,26,27,29,30,31,32:"
-                                                         "B1,2,3,4,5,6,7,10,13,15,19",
+    static const char *const fens[] = {"W:W21-32:B1-12", ("B:W17,21,22,23,24,26,27,29,30,31,32:"
+                                                          "B1,2,3,4,5,6,7,10,13,15,19"),
                                        "W:WK21,22,24,28:B13,18,23", "W:W5,K18,28:BK19"};
     for (int k = 0; k < 4; k++) {
         ck_assert(engine_set_threads(e, counts[k]));
