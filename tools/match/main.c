@@ -483,8 +483,9 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
     stats_elo_error(m, &elo, &err);
     printf("Progress: %d/%d games, W-L-D %d-%d-%d, score %.3f, Elo %.1f +/- %.1f", s->finished,
            c->games, m->wins, m->losses, m->draws, (m->wins + 0.5 * m->draws) / n, elo, err);
+    double llr = c->sprt ? stats_sprt_llr(m, c->elo0, c->elo1) : 0;
     if (c->sprt)
-        printf(", LLR %.2f", stats_sprt_llr(m, c->elo0, c->elo1));
+        printf(", LLR %.2f", llr);
     printf("\n");
     if (s->pdn) {
         char tcbuf[64];
@@ -494,7 +495,7 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
         fflush(s->pdn);
     }
     if (c->sprt) {
-        double llr = stats_sprt_llr(m, c->elo0, c->elo1), lo, hi;
+        double lo, hi;
         stats_sprt_bounds(c->alpha, c->beta, &lo, &hi);
         if ((llr >= hi || llr <= lo) && !s->stop) {
             printf("SPRT: llr %.2f, lbound %.2f, ubound %.2f - %s was accepted\n", llr, lo, hi,
