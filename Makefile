@@ -141,14 +141,18 @@ $(BUILD)/datagen/%.o: tools/datagen/%.c
 # The evaluation's training pipeline (README, "Training the evaluation"): self-play data with
 # the engine as built (or with EVAL_FILE's weights), then the trainer, which writes the weights
 # file and the built-in weights' source. Resumable: datagen continues its file, and train only
-# reads. Round N's data goes to data/roundN.bin; the trainer reads every round up to N.
+# reads. Round N's data goes to data/roundN.bin; the trainer reads rounds TRAIN_FROM..N.
 ROUND       ?= 1
 DATA_GAMES  ?= 330000
 DATA_NODES  ?= 1000
 DATA_SEED   ?= $(ROUND)
 DATA_PLIES  ?= $(if $(filter 1,$(ROUND)),4,8)
 TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
-# Round 1 plays with the hand-set weights, round N with the weights round N-1 trained.
+# The trainer reads the data of rounds TRAIN_FROM..ROUND.
+TRAIN_FROM  ?= 1
+# Round 1 plays with the hand-set weights, round N with the weights round N-1 trained; the
+# trainer starts from the same weights, so that the chain from round 1 regenerates the shipped
+# weights exactly, whatever the built-in ones are when it runs.
 PREV_ROUND   = $(shell expr $(ROUND) - 1)
 EVAL_FILE   ?= $(if $(filter 1,$(ROUND)),data/weights-handset.bin,data/weights-round$(PREV_ROUND).bin)
 datagen: damka-datagen damka-train
@@ -159,8 +163,8 @@ datagen: damka-datagen damka-train
 	    --eval-file $(EVAL_FILE)
 
 train: damka-train
-	./damka-train $(foreach r,$(shell seq 1 $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \
-	    --threads 2 --out data/weights-round$(ROUND).bin --c-out src/eval_weights.c \
+	./damka-train $(foreach r,$(shell seq $(TRAIN_FROM) $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \
+	    --init $(EVAL_FILE) --threads 2 --out data/weights-round$(ROUND).bin --c-out src/eval_weights.c \
 	    | tee data/train-round$(ROUND).log
 
 tune: datagen

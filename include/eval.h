@@ -8,7 +8,13 @@
 //   ranks 0, 2, 4; eight dark squares each: empty, own man or enemy man, 3^8 states) index a
 //   table of weights, an opening and an ending one blended by the number of men on the board.
 //   Each side's windows are read from its own side of the board (the board turned around for
-//   Black) and look up the same tables, so the evaluation is colour-symmetric by construction.
+//   Black), so the evaluation is colour-symmetric by construction. The side to move's windows
+//   and the opponent's look up tables of their own (view 0 and view 1): the same men are
+//   worth more or less with the move or without it, which is how the patterns learn tempo.
+// - king squares: a weight for each square a king stands on, opening and ending, in the same
+//   two views (the side to move's kings, the opponent's), each side's squares read from its own
+//   side of the board. The windows see kings as empty squares; this is what the model knows of
+//   where kings stand, and how much a king is worth as the board empties.
 // Known drawn endings (a lone king against one or two kings, or three when it holds the long
 // diagonal) are scaled toward 0 by draw_divisor, outside the linear part.
 //
@@ -24,6 +30,7 @@
 
 enum {
     EVAL_WINDOWS = 9,
+    EVAL_VIEWS = 2,            // the side to move's tables, then the opponent's
     EVAL_WINDOW_STATES = 6561, // 3^8
     EVAL_PHASE_MAX = 24,       // men on the board at which only the opening table counts
     EVAL_PARAMS_MAX = 32,
@@ -48,7 +55,9 @@ typedef struct EvalParams {
 
 typedef struct EvalWeights {
     EvalParams params;
-    int16_t pattern[EVAL_WINDOWS][EVAL_WINDOW_STATES][2]; // [window][state][0 opening, 1 ending]
+    // [view: 0 side to move, 1 opponent][window][state][0 opening, 1 ending]
+    int16_t pattern[EVAL_VIEWS][EVAL_WINDOWS][EVAL_WINDOW_STATES][2];
+    int16_t king_square[EVAL_VIEWS][SQUARE_COUNT][2]; // [view][square][opening, ending]
 } EvalWeights;
 
 // The weights compiled into the engine.
@@ -67,24 +76,31 @@ int eval_param(const EvalWeights *w, int i);
 int *eval_param_ref(EvalWeights *w, int i);
 
 // What the evaluation of b is made of, for the trainer: eval = sum over tunable weights i of
-// weight_i * base[i], plus for each window the pattern weights of state own[k] minus those of
-// enemy[k], blended as (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX;
-// then divided by draw_divisor when drawish.
+// weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 minus
+// those of state enemy[k] in view 1, plus the king-square weights of the squares of
+// kings_own in view 0 minus those of kings_enemy in view 1, blended as
+// (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX; then divided by
+// draw_divisor when drawish.
 typedef struct EvalFeatures {
     int base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS];   // the side to move's window states
     uint16_t enemy[EVAL_WINDOWS]; // the opponent's, read from its own side of the board
+    uint32_t kings_own;           // squares of the side to move's kings (bit = square)
+    uint32_t kings_enemy;         // the opponent's, read from its own side of the board
     int phase;                    // men on the board, at most EVAL_PHASE_MAX
     bool drawish;
 } EvalFeatures;
 
 void eval_features(const Board *b, EvalFeatures *f);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (1), u32 number of named weights, u32
+// The weights file: 8 bytes "DAMKAEVW", u32 version (2), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
-// draw_divisor), the pattern tables as i16 ([window][state][phase]), and u64 FNV-1a of all
-// the bytes before it; little-endian. Reading checks every field, the size and the checksum;
-// on failure it returns false with one line in err and leaves *out unchanged.
+// draw_divisor), the pattern tables as i16 ([view][window][state][phase]), the king-square
+// tables as i16 ([view][square][phase]), and u64 FNV-1a of all the bytes before it;
+// little-endian. Version 1 (one pattern table for both views and no king squares, the layout of
+// the first round) is read too, its table going to both views and the king squares at 0. Reading checks every field, the
+// size and the checksum; on failure it returns false with one line in err and leaves *out
+// unchanged. Saving writes version 2.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

@@ -219,7 +219,16 @@ static bool is_drawish(const Board *b)
     return false;
 }
 
-// The window states of both sides, the phase and the drawn-ending flag of b.
+// The squares of the kings of bitboard k, one bit a square.
+static uint32_t king_squares(Bitboard k)
+{
+    uint32_t out = 0;
+    for (; k; k = bb_pop(k))
+        out |= 1u << g_bit_square[bb_lsb(k)];
+    return out;
+}
+
+// The window states and king squares of both sides, the phase and the drawn-ending flag of b.
 static inline __attribute__((always_inline)) void pattern_features(const Board *b,
                                                                    EvalFeatures *f)
 {
@@ -227,6 +236,13 @@ static inline __attribute__((always_inline)) void pattern_features(const Board *
     bool white = b->side == SIDE_WHITE;
     window_states(wm, bm, white ? f->own : f->enemy);
     window_states(turn_around(bm), turn_around(wm), white ? f->enemy : f->own);
+    uint32_t wk = 0, bk = 0; // each side's kings seen from its own side
+    if (b->kings) {
+        wk = king_squares(b->pieces[SIDE_WHITE] & b->kings);
+        bk = king_squares(turn_around(b->pieces[SIDE_BLACK] & b->kings));
+    }
+    f->kings_own = white ? wk : bk;
+    f->kings_enemy = white ? bk : wk;
     int men = bb_count(wm | bm);
     f->phase = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
     f->drawish = is_drawish(b);
@@ -250,8 +266,16 @@ static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
 {
     int opening = 0, ending = 0;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += w->pattern[k][f->own[k]][0] - w->pattern[k][f->enemy[k]][0];
-        ending += w->pattern[k][f->own[k]][1] - w->pattern[k][f->enemy[k]][1];
+        opening += w->pattern[0][k][f->own[k]][0] - w->pattern[1][k][f->enemy[k]][0];
+        ending += w->pattern[0][k][f->own[k]][1] - w->pattern[1][k][f->enemy[k]][1];
+    }
+    for (uint32_t k = f->kings_own; k; k &= k - 1) {
+        const int16_t *v = w->king_square[0][__builtin_ctz(k)];
+        opening += v[0], ending += v[1];
+    }
+    for (uint32_t k = f->kings_enemy; k; k &= k - 1) {
+        const int16_t *v = w->king_square[1][__builtin_ctz(k)];
+        opening -= v[0], ending -= v[1];
     }
     return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX;
 }
@@ -293,8 +317,8 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
     for (int i = 0; i < TERM_COUNT; i++)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
     int pat = pattern_score(w, &f);
-    fprintf(out, "%-11s %12s %9s %11d (9 windows, %d men: %d/%d opening)\n", "patterns", "", "",
-            pat, f.phase, f.phase, EVAL_PHASE_MAX);
+    fprintf(out, "%-11s %12s %9s %11d (9 windows and king squares, 2 views; %d men: %d/%d %s)\n",
+            "patterns", "", "", pat, f.phase, f.phase, EVAL_PHASE_MAX, "opening");
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
     fprintf(out, "total: %d (side to move)\n", eval_evaluate(w, b)); // the search's number
 }
@@ -302,10 +326,14 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 1,
+    FILE_VERSION = 2,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
     FILE_HEADER = 8 + 4 * 4,
-    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2 + 8,
+    FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
+    FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
+    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_VIEWS * FILE_TABLE + FILE_KINGS + 8,
+    // One pattern table for both views, no king squares.
+    FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED + FILE_TABLE + 8,
     PARAM_LIMIT = 100000,
 };
 static const char FILE_MAGIC[8] = {'D', 'A', 'M', 'K', 'A', 'E', 'V', 'W'};
@@ -350,10 +378,15 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
         put_le(p, head[i], 4);
     for (int i = 0; i < FILE_NAMED; i++, p += 4)
         put_le(p, (uint32_t)named_value(w, i), 4);
-    for (int k = 0; k < EVAL_WINDOWS; k++)
-        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                for (int ph = 0; ph < 2; ph++, p += 2)
+                    put_le(p, (uint16_t)w->pattern[v][k][s][ph], 2);
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int s = 0; s < SQUARE_COUNT; s++)
             for (int ph = 0; ph < 2; ph++, p += 2)
-                put_le(p, (uint16_t)w->pattern[k][s][ph], 2);
+                put_le(p, (uint16_t)w->king_square[v][s][ph], 2);
     put_le(p, fnv1a(buf, (size_t)(p - buf)), 8);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
@@ -376,19 +409,23 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
     EvalWeights *w = malloc(sizeof *w);
     size_t n = buf ? fread(buf, 1, FILE_BYTES + 1, f) : 0;
     fclose(f);
+    // A file too short for its version is told by its size below.
+    uint64_t version = buf && n >= 12 ? get_le(buf + 8, 4) : FILE_VERSION;
+    size_t want = version == 1 ? FILE_BYTES_V1 : FILE_BYTES;
+    int views = version == 1 ? 1 : EVAL_VIEWS;
     const char *why = NULL;
     if (!buf || !w)
         why = "out of memory";
     else if (n >= 8 && memcmp(buf, FILE_MAGIC, 8) != 0)
         why = "not a Damka weights file";
-    else if (n != FILE_BYTES)
-        why = "wrong size (truncated, or another layout)";
-    else if (get_le(buf + 8, 4) != FILE_VERSION)
+    else if (version != 1 && version != FILE_VERSION)
         why = "another version";
+    else if (n != want)
+        why = "wrong size (truncated, or another layout)";
     else if (get_le(buf + 12, 4) != FILE_NAMED || get_le(buf + 16, 4) != EVAL_WINDOWS ||
              get_le(buf + 20, 4) != EVAL_WINDOW_STATES)
         why = "another layout of weights";
-    else if (get_le(buf + FILE_BYTES - 8, 8) != fnv1a(buf, FILE_BYTES - 8))
+    else if (get_le(buf + want - 8, 8) != fnv1a(buf, want - 8))
         why = "checksum mismatch (corrupt)";
     if (!why) {
         memset(w, 0, sizeof *w);
@@ -404,10 +441,18 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
             else
                 w->params.draw_divisor = v;
         }
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                for (int ph = 0; ph < 2; ph++, p += 2)
-                    w->pattern[k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
+        for (int v = 0; v < views; v++)
+            for (int k = 0; k < EVAL_WINDOWS; k++)
+                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                    for (int ph = 0; ph < 2; ph++, p += 2)
+                        w->pattern[v][k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
+        if (views == 1) // version 1: one table for both views, no king squares (left at 0)
+            memcpy(w->pattern[1], w->pattern[0], sizeof w->pattern[0]);
+        else
+            for (int v = 0; v < EVAL_VIEWS; v++)
+                for (int s = 0; s < SQUARE_COUNT; s++)
+                    for (int ph = 0; ph < 2; ph++, p += 2)
+                        w->king_square[v][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
     }
     if (why)
         snprintf(err, errlen, "%s: %s", path, why);

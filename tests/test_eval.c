@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Tests of the learned evaluation: its pattern windows against a square-by-square reading,
-// colour symmetry with any weights, the features the trainer fits reproducing the evaluation,
-// the weights file, the trainer (damka-train on the small sample in tests/data), and EvalFile.
+// Tests of the learned evaluation: its pattern windows and king squares against a
+// square-by-square reading, colour symmetry with any weights, the two views (tempo), the
+// features the trainer fits reproducing the evaluation, the weights file (and round 1's
+// version 1), the trainer (damka-train on the small sample in tests/data), and EvalFile.
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
@@ -23,10 +24,15 @@ static EvalWeights *random_weights(uint64_t seed)
     EvalWeights *w = malloc(sizeof *w);
     ck_assert(w != NULL);
     *w = EVAL_BUILTIN;
-    for (int k = 0; k < EVAL_WINDOWS; k++)
-        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                for (int p = 0; p < 2; p++)
+                    w->pattern[v][k][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
-                w->pattern[k][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+                w->king_square[v][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     return w;
 }
 
@@ -68,11 +74,26 @@ static int reference_state(const Board *b, Side s, int wx, int wy)
     return idx;
 }
 
+// The squares of side s's kings, read square by square from s's side of the board.
+static uint32_t reference_kings(const Board *b, Side s)
+{
+    uint32_t out = 0;
+    for (Square q = 0; q < SQUARE_COUNT; q++) {
+        int x = tables_file(q), y = tables_rank(q);
+        if (board_piece_at(b, q) == (s == SIDE_WHITE ? 3 : 4))
+            out |= 1u << (s == SIDE_WHITE ? q : tables_square_at(7 - x, 7 - y));
+    }
+    return out;
+}
+
 static bool check_windows(const Board *b, void *ctx)
 {
-    (void)ctx;
+    int *with_kings = ctx;
     EvalFeatures f;
     eval_features(b, &f);
+    ck_assert_uint_eq(f.kings_own, reference_kings(b, b->side));
+    ck_assert_uint_eq(f.kings_enemy, reference_kings(b, side_flip(b->side)));
+    *with_kings += f.kings_own || f.kings_enemy;
     for (int wy = 0; wy < 3; wy++)
         for (int wx = 0; wx < 3; wx++) {
             int k = wy * 3 + wx;
@@ -85,7 +106,9 @@ static bool check_windows(const Board *b, void *ctx)
 START_TEST(test_eval_windows_match_squares)
 {
     tables_init();
-    ck_assert_int_gt(random_positions(5, 100, check_windows, NULL), 4000);
+    int with_kings = 0; // positions with a king on the board
+    ck_assert_int_gt(random_positions(5, 100, check_windows, &with_kings), 4000);
+    ck_assert_int_gt(with_kings, 300);
 }
 END_TEST
 
@@ -137,8 +160,14 @@ static bool check_linear(const Board *b, void *ctx)
         named += eval_param(c->w, i) * f.base[i];
     int opening = 0, ending = 0;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += c->w->pattern[k][f.own[k]][0] - c->w->pattern[k][f.enemy[k]][0];
-        ending += c->w->pattern[k][f.own[k]][1] - c->w->pattern[k][f.enemy[k]][1];
+        opening += c->w->pattern[0][k][f.own[k]][0] - c->w->pattern[1][k][f.enemy[k]][0];
+        ending += c->w->pattern[0][k][f.own[k]][1] - c->w->pattern[1][k][f.enemy[k]][1];
+    }
+    for (Square q = 0; q < SQUARE_COUNT; q++) {
+        if (f.kings_own & (1u << q))
+            opening += c->w->king_square[0][q][0], ending += c->w->king_square[0][q][1];
+        if (f.kings_enemy & (1u << q))
+            opening -= c->w->king_square[1][q][0], ending -= c->w->king_square[1][q][1];
     }
     int pattern = (opening * f.phase + ending * (EVAL_PHASE_MAX - f.phase)) / EVAL_PHASE_MAX;
     int total = named + pattern;
@@ -223,6 +252,103 @@ START_TEST(test_eval_file_round_trip_and_refusals)
 }
 END_TEST
 
+static uint64_t test_fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+// The file with its version field set to v and its checksum made good again, cut to n bytes
+// (the checksum being the last 8).
+static void write_version(const char *path, uint8_t *buf, long n, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        buf[8 + i] = (uint8_t)(v >> (8 * i));
+    uint64_t h = test_fnv1a(buf, (size_t)n - 8);
+    for (int i = 0; i < 8; i++)
+        buf[n - 8 + i] = (uint8_t)(h >> (8 * i));
+    write_bytes(path, buf, n);
+}
+
+START_TEST(test_eval_file_reads_version_1)
+{
+    // A version 1 file (round 1's layout: one table for both views, no king squares) loads
+    // with its table in both views and the king squares at 0; a version the engine does not
+    // know is refused.
+    char path[256], old[256], err[EVAL_ERR_MAX];
+    temp_path(path, sizeof path, "v2.bin");
+    temp_path(old, sizeof old, "v1.bin");
+    EvalWeights *w = random_weights(8), *r = malloc(sizeof *r);
+    ck_assert(r != NULL);
+    ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
+    static uint8_t buf[1 << 19];
+    long n = file_bytes(path, buf, sizeof buf);
+    // Version 1 is the start of version 2 (header, named weights, the first view's patterns)
+    // and its own checksum.
+    long v1 = n - (long)sizeof w->pattern[1] - (long)sizeof w->king_square;
+    write_version(old, buf, v1, 1);
+    memset(r, 0, sizeof *r);
+    ck_assert_msg(eval_load_file(old, r, err, sizeof err), "%s", err);
+    ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
+    ck_assert(memcmp(r->pattern[0], w->pattern[0], sizeof w->pattern[0]) == 0);
+    ck_assert(memcmp(r->pattern[1], w->pattern[0], sizeof w->pattern[0]) == 0);
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int s = 0; s < SQUARE_COUNT; s++)
+            ck_assert(r->king_square[v][s][0] == 0 && r->king_square[v][s][1] == 0);
+    // Version 3 at either size: refused, r unchanged.
+    EvalWeights *keep = malloc(sizeof *keep);
+    ck_assert(keep != NULL);
+    memcpy(keep, r, sizeof *r);
+    n = file_bytes(path, buf, sizeof buf);
+    write_version(old, buf, n, 3);
+    ck_assert(!eval_load_file(old, r, err, sizeof err));
+    ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
+    ck_assert(memcmp(keep, r, sizeof *r) == 0);
+    unlink(path);
+    unlink(old);
+    free(w), free(r), free(keep);
+}
+END_TEST
+
+typedef struct TempoCtx {
+    const EvalWeights *w;
+    int positions, asymmetric;
+} TempoCtx;
+
+static bool check_tempo(const Board *b, void *ctx)
+{
+    TempoCtx *c = ctx;
+    Board other = *b;
+    other.side = side_flip(b->side);
+    other.key = board_compute_key(&other);
+    c->positions++;
+    c->asymmetric += eval_evaluate(c->w, b) != -eval_evaluate(c->w, &other);
+    return true;
+}
+
+START_TEST(test_eval_views_learn_tempo)
+{
+    // With one table for both views (patterns and king squares) the evaluation is exactly
+    // antisymmetric in the side to move (the move is worth nothing); with a table of its own
+    // for each view it is not.
+    EvalWeights *w = random_weights(13);
+    TempoCtx same = {.w = w};
+    memcpy(w->pattern[1], w->pattern[0], sizeof w->pattern[0]);
+    memcpy(w->king_square[1], w->king_square[0], sizeof w->king_square[0]);
+    random_positions(31, 20, check_tempo, &same);
+    ck_assert_int_gt(same.positions, 1000);
+    ck_assert_int_eq(same.asymmetric, 0);
+    free(w);
+    w = random_weights(13);
+    TempoCtx own = {.w = w};
+    random_positions(31, 20, check_tempo, &own);
+    ck_assert_int_gt(own.asymmetric, own.positions / 2);
+    free(w);
+}
+END_TEST
+
 static double loss_at(const char *out, const char *prefix)
 {
     const char *p = strstr(out, prefix);
@@ -296,9 +422,10 @@ START_TEST(test_trainer_writes_the_handset_weights)
     ck_assert_int_eq(w->params.king, 250);
     ck_assert_int_eq(w->params.runaway[6], 80);
     size_t nonzero = 0;
-    for (int k = 0; k < EVAL_WINDOWS; k++)
-        for (int st = 0; st < EVAL_WINDOW_STATES; st++)
-            nonzero += w->pattern[k][st][0] != 0 || w->pattern[k][st][1] != 0;
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int st = 0; st < EVAL_WINDOW_STATES; st++)
+                nonzero += w->pattern[v][k][st][0] != 0 || w->pattern[v][k][st][1] != 0;
     ck_assert_uint_eq(nonzero, 0);
     // Not the built-in (trained) weights.
     ck_assert(memcmp(&w->params, &EVAL_BUILTIN.params, sizeof w->params) != 0);
@@ -316,6 +443,8 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
     tcase_add_test(tc, test_eval_features_reproduce_eval);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
+    tcase_add_test(tc, test_eval_file_reads_version_1);
+    tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     suite_add_tcase(s, tc);

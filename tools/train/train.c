@@ -6,7 +6,8 @@
 // cross-entropy; Adam on mini-batches with the pattern weights decayed toward 0 at every step
 // (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position in 20 (by its key) is held out, and the loss
 // on both parts is printed after every epoch. --named-only fits the named weights alone (the
-// Texel tuning of the hand-set evaluation).
+// Texel tuning of the hand-set evaluation); --one-view fits one pattern table for both views
+// (the side to move's windows and the opponent's, as in round 1) and writes it to both.
 //
 // Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
 // and as the C source of the built-in weights (--c-out, src/eval_weights.c). --handset-out
@@ -27,14 +28,16 @@
 enum {
     FILES_MAX = 64,
     THREADS_MAX = 64,
-    NP = EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // pattern weights
-    NW = EVAL_PARAMS_MAX + NP,                  // every weight: named first, then patterns
+    NP = EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // pattern weights
+    NK = EVAL_VIEWS * SQUARE_COUNT * 2,                       // king-square weights
+    NW = EVAL_PARAMS_MAX + NP + NK, // every weight: named first, then patterns, king squares
     HOLDOUT = 20,                               // one position in HOLDOUT is held out
 };
 
 typedef struct Row {
     int16_t base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS], enemy[EVAL_WINDOWS];
+    uint32_t kings_own, kings_enemy;
     uint8_t phase;
     float result; // 0 loss, 0.5 draw, 1 win for the side to move
     float score;  // the search's score, centi-men
@@ -48,7 +51,7 @@ typedef struct Data {
 typedef struct Config {
     const char *files[FILES_MAX];
     int nfiles;
-    int epochs, threads, named_only;
+    int epochs, threads, named_only, one_view;
     double lambda, k, l2, lr;
     size_t batch, max_positions;
     const char *init, *out, *c_out, *handset_out;
@@ -72,7 +75,8 @@ static const EvalParams HANDSET = {
 // The model: every weight as a double while training (named ones first, then the patterns).
 typedef struct Model {
     int nnamed;
-    double *w; // NW of them
+    int enemy_view; // the tables the opponent's windows read: 1, or 0 with --one-view
+    double *w;      // NW of them
 } Model;
 
 static double now_s(void)
@@ -82,10 +86,19 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-// Index in Model.w of a pattern weight.
-static size_t pat_at(int window, int state, int phase)
+// Index in Model.w of a pattern weight (view 0: the side to move's tables, 1: the opponent's).
+static size_t pat_at(int view, int window, int state, int phase)
 {
-    return EVAL_PARAMS_MAX + ((size_t)window * EVAL_WINDOW_STATES + (size_t)state) * 2 +
+    return EVAL_PARAMS_MAX +
+           (((size_t)view * EVAL_WINDOWS + (size_t)window) * EVAL_WINDOW_STATES + (size_t)state) *
+               2 +
+           (size_t)phase;
+}
+
+// Index in Model.w of a king-square weight.
+static size_t king_at(int view, int square, int phase)
+{
+    return EVAL_PARAMS_MAX + NP + ((size_t)view * SQUARE_COUNT + (size_t)square) * 2 +
            (size_t)phase;
 }
 
@@ -141,6 +154,8 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
             r.base[i] = (int16_t)ft.base[i];
         memcpy(r.own, ft.own, sizeof r.own);
         memcpy(r.enemy, ft.enemy, sizeof r.enemy);
+        r.kings_own = ft.kings_own;
+        r.kings_enemy = ft.kings_enemy;
         r.phase = (uint8_t)ft.phase;
         r.result = (float)(result + 1) / 2.0f;
         r.score = (float)score;
@@ -165,8 +180,16 @@ static double model_eval(const Model *m, const Row *r)
         s += w[i] * r->base[i];
     double ph = r->phase / (double)EVAL_PHASE_MAX, opening = 0, ending = 0;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += w[pat_at(k, r->own[k], 0)] - w[pat_at(k, r->enemy[k], 0)];
-        ending += w[pat_at(k, r->own[k], 1)] - w[pat_at(k, r->enemy[k], 1)];
+        opening += w[pat_at(0, k, r->own[k], 0)] - w[pat_at(m->enemy_view, k, r->enemy[k], 0)];
+        ending += w[pat_at(0, k, r->own[k], 1)] - w[pat_at(m->enemy_view, k, r->enemy[k], 1)];
+    }
+    for (uint32_t q = r->kings_own; q; q &= q - 1) {
+        opening += w[king_at(0, __builtin_ctz(q), 0)];
+        ending += w[king_at(0, __builtin_ctz(q), 1)];
+    }
+    for (uint32_t q = r->kings_enemy; q; q &= q - 1) {
+        opening -= w[king_at(m->enemy_view, __builtin_ctz(q), 0)];
+        ending -= w[king_at(m->enemy_view, __builtin_ctz(q), 1)];
     }
     return s + opening * ph + ending * (1.0 - ph);
 }
@@ -205,10 +228,18 @@ static void *run_job(void *arg)
             grad[q] += g * r->base[q];
         double ph = r->phase / (double)EVAL_PHASE_MAX, go = g * ph, ge = g * (1.0 - ph);
         for (int k = 0; k < EVAL_WINDOWS; k++) {
-            grad[pat_at(k, r->own[k], 0)] += go;
-            grad[pat_at(k, r->enemy[k], 0)] -= go;
-            grad[pat_at(k, r->own[k], 1)] += ge;
-            grad[pat_at(k, r->enemy[k], 1)] -= ge;
+            grad[pat_at(0, k, r->own[k], 0)] += go;
+            grad[pat_at(m->enemy_view, k, r->enemy[k], 0)] -= go;
+            grad[pat_at(0, k, r->own[k], 1)] += ge;
+            grad[pat_at(m->enemy_view, k, r->enemy[k], 1)] -= ge;
+        }
+        for (uint32_t q = r->kings_own; q; q &= q - 1) {
+            grad[king_at(0, __builtin_ctz(q), 0)] += go;
+            grad[king_at(0, __builtin_ctz(q), 1)] += ge;
+        }
+        for (uint32_t q = r->kings_enemy; q; q &= q - 1) {
+            grad[king_at(m->enemy_view, __builtin_ctz(q), 0)] -= go;
+            grad[king_at(m->enemy_view, __builtin_ctz(q), 1)] -= ge;
         }
     }
     j->loss = loss;
@@ -293,22 +324,37 @@ static void model_from(Model *m, const EvalWeights *w)
     m->nnamed = eval_param_count();
     for (int i = 0; i < m->nnamed; i++)
         m->w[i] = eval_param(w, i);
-    for (int k = 0; k < EVAL_WINDOWS; k++)
-        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                for (int p = 0; p < 2; p++)
+                    m->w[pat_at(v, k, s, p)] = w->pattern[v][k][s][p];
+    for (int v = 0; v < EVAL_VIEWS; v++)
+        for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
-                m->w[pat_at(k, s, p)] = w->pattern[k][s][p];
+                m->w[king_at(v, s, p)] = w->king_square[v][s][p];
+}
+
+static int16_t to_i16(double x)
+{
+    x = round(x);
+    return (int16_t)(x > 32767 ? 32767 : x < -32767 ? -32767 : x);
 }
 
 static void model_to(const Model *m, EvalWeights *w)
 {
     for (int i = 0; i < m->nnamed; i++)
         *eval_param_ref(w, i) = (int)lround(m->w[i]);
-    for (int k = 0; k < EVAL_WINDOWS; k++)
-        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-            for (int p = 0; p < 2; p++) {
-                double v = round(m->w[pat_at(k, s, p)]);
-                w->pattern[k][s][p] = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
-            }
+    for (int v = 0; v < EVAL_VIEWS; v++) {
+        int from = m->enemy_view == 0 ? 0 : v; // --one-view: view 0 for both
+        for (int k = 0; k < EVAL_WINDOWS; k++)
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                for (int p = 0; p < 2; p++)
+                    w->pattern[v][k][s][p] = to_i16(m->w[pat_at(from, k, s, p)]);
+        for (int s = 0; s < SQUARE_COUNT; s++)
+            for (int p = 0; p < 2; p++)
+                w->king_square[v][s][p] = to_i16(m->w[king_at(from, s, p)]);
+    }
 }
 
 static bool write_c(const char *path, const EvalWeights *w, const char *how)
@@ -329,12 +375,24 @@ static bool write_c(const char *path, const EvalWeights *w, const char *how)
         fprintf(f, "            .%s = %d,\n", eval_param_name(i), eval_param(w, i));
     fprintf(f, "            .draw_divisor = %d,\n        },\n    .pattern =\n        {\n",
             w->params.draw_divisor);
-    for (int k = 0; k < EVAL_WINDOWS; k++) {
+    for (int v = 0; v < EVAL_VIEWS; v++) {
         fprintf(f, "            {\n");
-        for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+        for (int k = 0; k < EVAL_WINDOWS; k++) {
+            fprintf(f, "                {\n");
+            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                fprintf(f, "%s{%d, %d},%s", s % 8 == 0 ? "                    " : "",
+                        w->pattern[v][k][s][0], w->pattern[v][k][s][1],
+                        s % 8 == 7 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
+            fprintf(f, "                },\n");
+        }
+        fprintf(f, "            },\n");
+    }
+    fprintf(f, "        },\n    .king_square =\n        {\n");
+    for (int v = 0; v < EVAL_VIEWS; v++) {
+        fprintf(f, "            {\n");
+        for (int s = 0; s < SQUARE_COUNT; s++)
             fprintf(f, "%s{%d, %d},%s", s % 8 == 0 ? "                " : "",
-                    w->pattern[k][s][0], w->pattern[k][s][1],
-                    s % 8 == 7 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
+                    w->king_square[v][s][0], w->king_square[v][s][1], s % 8 == 7 ? "\n" : " ");
         fprintf(f, "            },\n");
     }
     fprintf(f, "        },\n};\n");
@@ -348,7 +406,7 @@ static void usage(void)
             "(0.5)]\n"
             "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)] [--batch B "
             "(16384)]\n"
-            "       [--threads T (2)] [--max-positions N (0: all)] [--named-only]\n"
+            "       [--threads T (2)] [--max-positions N (0: all)] [--named-only] [--one-view]\n"
             "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
             "   or: damka-train --handset-out WEIGHTS (the hand-set weights of round 1)\n");
 }
@@ -359,6 +417,10 @@ static bool parse_args(int argc, char **argv, Config *c)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--named-only") == 0) {
             c->named_only = 1;
+            continue;
+        }
+        if (strcmp(a, "--one-view") == 0) {
+            c->one_view = 1;
             continue;
         }
         if (!v)
@@ -423,7 +485,7 @@ int main(int argc, char **argv)
     int status = 1;
     Data train = {0}, valid = {0};
     EvalWeights *weights = malloc(sizeof *weights);
-    Model m = {.w = calloc(NW, sizeof(double))};
+    Model m = {.enemy_view = c.one_view ? 0 : 1, .w = calloc(NW, sizeof(double))};
     double *grads[THREADS_MAX] = {0}, *mom = calloc(NW, sizeof(double)),
            *var = calloc(NW, sizeof(double));
     for (int i = 0; i < c.threads; i++)
@@ -495,8 +557,9 @@ int main(int argc, char **argv)
     int used = 0;
     for (size_t q = EVAL_PARAMS_MAX; q < NW; q++)
         used += m.w[q] != 0;
-    printf("rounded weights: held-out loss %.6f; %d of %d pattern weights not 0\n",
-           mean_loss(&c, &m, &valid, k), used, NP);
+    printf("rounded weights: held-out loss %.6f; %d of %d pattern and king-square weights "
+           "not 0\n",
+           mean_loss(&c, &m, &valid, k), used, NP + NK);
     printf("named weights:");
     for (int i = 0; i < eval_param_count(); i++)
         printf(" %s=%d", eval_param_name(i), eval_param(weights, i));
