@@ -151,8 +151,9 @@ TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
 # The trainer reads the data of rounds TRAIN_FROM..ROUND.
 TRAIN_FROM  ?= 1
 # Round 1 plays with the hand-set weights, round N with the weights round N-1 trained; the
-# trainer starts from the same weights, so that the chain from round 1 regenerates the shipped
-# weights exactly, whatever the built-in ones are when it runs.
+# trainer starts from the same weights, so that what it writes does not depend on the built-in
+# weights of the moment (from the same data file, the same weights; README says why regenerated
+# data is not the same bytes).
 PREV_ROUND   = $(shell expr $(ROUND) - 1)
 EVAL_FILE   ?= $(if $(filter 1,$(ROUND)),data/weights-handset.bin,data/weights-round$(PREV_ROUND).bin)
 datagen: damka-datagen damka-train

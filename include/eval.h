@@ -98,9 +98,9 @@ void eval_features(const Board *b, EvalFeatures *f);
 // draw_divisor), the pattern tables as i16 ([view][window][state][phase]), the king-square
 // tables as i16 ([view][square][phase]), and u64 FNV-1a of all the bytes before it;
 // little-endian. Version 1 (one pattern table for both views and no king squares, the layout of
-// the first round) is read too, its table going to both views and the king squares at 0. Reading checks every field, the
-// size and the checksum; on failure it returns false with one line in err and leaves *out
-// unchanged. Saving writes version 2.
+// the first round) is read too, its table going to both views and the king squares at 0.
+// Reading checks every field, the size and the checksum; on failure it returns false with one
+// line in err and leaves *out unchanged. Saving writes version 2.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

@@ -317,8 +317,10 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
     for (int i = 0; i < TERM_COUNT; i++)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
     int pat = pattern_score(w, &f);
-    fprintf(out, "%-11s %12s %9s %11d (9 windows and king squares, 2 views; %d men: %d/%d %s)\n",
-            "patterns", "", "", pat, f.phase, f.phase, EVAL_PHASE_MAX, "opening");
+    fprintf(out,
+            "%-11s %12s %9s %11d (9 windows and king squares, 2 views; %d men: %d/%d "
+            "opening)\n",
+            "patterns", "", "", pat, f.phase, f.phase, EVAL_PHASE_MAX);
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
     fprintf(out, "total: %d (side to move)\n", eval_evaluate(w, b)); // the search's number
 }

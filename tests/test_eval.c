@@ -297,7 +297,7 @@ START_TEST(test_eval_file_reads_version_1)
     for (int v = 0; v < EVAL_VIEWS; v++)
         for (int s = 0; s < SQUARE_COUNT; s++)
             ck_assert(r->king_square[v][s][0] == 0 && r->king_square[v][s][1] == 0);
-    // Version 3 at either size: refused, r unchanged.
+    // Version 3 (at version 2's size, its checksum good): refused, r unchanged.
     EvalWeights *keep = malloc(sizeof *keep);
     ck_assert(keep != NULL);
     memcpy(keep, r, sizeof *r);
