@@ -15,6 +15,10 @@
 //   two views (the side to move's kings, the opponent's), each side's squares read from its own
 //   side of the board. The windows see kings as empty squares; this is what the model knows of
 //   where kings stand, and how much a king is worth as the board empties.
+// - a material table: one weight for each balance of men and kings (the side to move's men and
+//   kings, the opponent's men and kings, 0 to 12 each), not blended by phase (the balance is
+//   its own phase): what a king is worth against men, or a third king against a lone king, is
+//   not one number times a count.
 // Known drawn endings (a lone king against one or two kings, or three when it holds the long
 // diagonal) are scaled toward 0 by draw_divisor, outside the linear part.
 //
@@ -33,6 +37,9 @@ enum {
     EVAL_VIEWS = 2,            // the side to move's tables, then the opponent's
     EVAL_WINDOW_STATES = 6561, // 3^8
     EVAL_PHASE_MAX = 24,       // men on the board at which only the opening table counts
+    EVAL_MATERIAL_COUNT = 13,  // 0 to 12 men (or kings) of one side
+    EVAL_MATERIAL_STATES = EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT *
+                           EVAL_MATERIAL_COUNT,
     EVAL_PARAMS_MAX = 32,
     EVAL_ERR_MAX = 256,
     EVAL_LIMIT = 20000,        // evaluations are clamped to +-EVAL_LIMIT, below every win score
@@ -58,6 +65,8 @@ typedef struct EvalWeights {
     // [view: 0 side to move, 1 opponent][window][state][0 opening, 1 ending]
     int16_t pattern[EVAL_VIEWS][EVAL_WINDOWS][EVAL_WINDOW_STATES][2];
     int16_t king_square[EVAL_VIEWS][SQUARE_COUNT][2]; // [view][square][opening, ending]
+    // [side to move's men][its kings][opponent's men][its kings], flattened: eval_material_index
+    int16_t material[EVAL_MATERIAL_STATES];
 } EvalWeights;
 
 // The weights compiled into the engine.
@@ -79,8 +88,8 @@ int *eval_param_ref(EvalWeights *w, int i);
 // weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 minus
 // those of state enemy[k] in view 1, plus the king-square weights of the squares of
 // kings_own in view 0 minus those of kings_enemy in view 1, blended as
-// (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX; then divided by
-// draw_divisor when drawish.
+// (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX, plus the material
+// weight of index material; then divided by draw_divisor when drawish.
 typedef struct EvalFeatures {
     int base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS];   // the side to move's window states
@@ -88,19 +97,24 @@ typedef struct EvalFeatures {
     uint32_t kings_own;           // squares of the side to move's kings (bit = square)
     uint32_t kings_enemy;         // the opponent's, read from its own side of the board
     int phase;                    // men on the board, at most EVAL_PHASE_MAX
+    int material;                 // index of the balance in EvalWeights.material
     bool drawish;
 } EvalFeatures;
 
 void eval_features(const Board *b, EvalFeatures *f);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (2), u32 number of named weights, u32
+// The index in EvalWeights.material of a balance (counts above 12 count as 12).
+int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings);
+
+// The weights file: 8 bytes "DAMKAEVW", u32 version (3), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
 // draw_divisor), the pattern tables as i16 ([view][window][state][phase]), the king-square
-// tables as i16 ([view][square][phase]), and u64 FNV-1a of all the bytes before it;
-// little-endian. Version 1 (one pattern table for both views and no king squares, the layout of
-// the first round) is read too, its table going to both views and the king squares at 0.
-// Reading checks every field, the size and the checksum; on failure it returns false with one
-// line in err and leaves *out unchanged. Saving writes version 2.
+// tables as i16 ([view][square][phase]), the material table as i16, and u64 FNV-1a of all the
+// bytes before it; little-endian. The layouts of earlier rounds are read too: version 2 (no
+// material table: it is left at 0) and version 1 (one pattern table for both views, no king
+// squares: its table goes to both views, the rest is 0). Reading checks every field, the size
+// and the checksum; on failure it returns false with one line in err and leaves *out
+// unchanged. Saving writes version 3.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

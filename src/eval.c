@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Owns the static evaluation: its named terms (material, men's advancement and structure,
 // mobility, runaway men, kings on the long diagonal), the pattern tables of the board's 4x4
-// windows, known drawn endings, and the weights file.
+// windows, the king squares, the material table, known drawn endings, and the weights file.
 #include "eval.h"
 
 #include <errno.h>
@@ -228,12 +228,27 @@ static uint32_t king_squares(Bitboard k)
     return out;
 }
 
-// The window states and king squares of both sides, the phase and the drawn-ending flag of b.
+int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings)
+{
+    enum { C = EVAL_MATERIAL_COUNT };
+#define CLAMP(n) ((n) < C - 1 ? (n) : C - 1)
+    return ((CLAMP(own_men) * C + CLAMP(own_kings)) * C + CLAMP(enemy_men)) * C +
+           CLAMP(enemy_kings);
+#undef CLAMP
+}
+
+// The window states and king squares of both sides, the phase, the material balance and the
+// drawn-ending flag of b.
 static inline __attribute__((always_inline)) void pattern_features(const Board *b,
                                                                    EvalFeatures *f)
 {
     Bitboard wm = b->pieces[SIDE_WHITE] & ~b->kings, bm = b->pieces[SIDE_BLACK] & ~b->kings;
     bool white = b->side == SIDE_WHITE;
+    int nwm = bb_count(wm), nbm = bb_count(bm);
+    int nwk = bb_count(b->pieces[SIDE_WHITE] & b->kings);
+    int nbk = bb_count(b->pieces[SIDE_BLACK] & b->kings);
+    f->material = white ? eval_material_index(nwm, nwk, nbm, nbk)
+                        : eval_material_index(nbm, nbk, nwm, nwk);
     window_states(wm, bm, white ? f->own : f->enemy);
     window_states(turn_around(bm), turn_around(wm), white ? f->enemy : f->own);
     uint32_t wk = 0, bk = 0; // each side's kings seen from its own side
@@ -243,7 +258,7 @@ static inline __attribute__((always_inline)) void pattern_features(const Board *
     }
     f->kings_own = white ? wk : bk;
     f->kings_enemy = white ? bk : wk;
-    int men = bb_count(wm | bm);
+    int men = nwm + nbm;
     f->phase = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
     f->drawish = is_drawish(b);
 }
@@ -261,7 +276,8 @@ void eval_features(const Board *b, EvalFeatures *f)
     pattern_features(b, f);
 }
 
-// The pattern part of the evaluation (before the draw scaling).
+// The pattern part of the evaluation (before the draw scaling): windows and king squares,
+// blended by phase, and the material table.
 static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
 {
     int opening = 0, ending = 0;
@@ -277,7 +293,8 @@ static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
         const int16_t *v = w->king_square[1][__builtin_ctz(k)];
         opening -= v[0], ending -= v[1];
     }
-    return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX;
+    return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX +
+           w->material[f->material];
 }
 
 static int scaled(const EvalWeights *w, const EvalFeatures *f, int total)
@@ -316,11 +333,13 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
     fprintf(out, "term        side-to-move  opponent  difference\n");
     for (int i = 0; i < TERM_COUNT; i++)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
-    int pat = pattern_score(w, &f);
+    int mat = w->material[f.material], pat = pattern_score(w, &f) - mat;
     fprintf(out,
             "%-11s %12s %9s %11d (9 windows and king squares, 2 views; %d men: %d/%d "
             "opening)\n",
             "patterns", "", "", pat, f.phase, f.phase, EVAL_PHASE_MAX);
+    fprintf(out, "%-11s %12s %9s %11d (the table's weight of this balance of men and kings)\n",
+            "balance", "", "", mat);
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
     fprintf(out, "total: %d (side to move)\n", eval_evaluate(w, b)); // the search's number
 }
@@ -328,13 +347,17 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 2,
+    FILE_VERSION = 3,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
     FILE_HEADER = 8 + 4 * 4,
     FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
     FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
-    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_VIEWS * FILE_TABLE + FILE_KINGS + 8,
-    // One pattern table for both views, no king squares.
+    FILE_MATERIAL = 2 * EVAL_MATERIAL_STATES,        // the bytes of the material table
+    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_VIEWS * FILE_TABLE + FILE_KINGS +
+                 FILE_MATERIAL + 8,
+    // No material table.
+    FILE_BYTES_V2 = FILE_BYTES - FILE_MATERIAL,
+    // One pattern table for both views, no king squares, no material table.
     FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED + FILE_TABLE + 8,
     PARAM_LIMIT = 100000,
 };
@@ -389,6 +412,8 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int ph = 0; ph < 2; ph++, p += 2)
                 put_le(p, (uint16_t)w->king_square[v][s][ph], 2);
+    for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
+        put_le(p, (uint16_t)w->material[i], 2);
     put_le(p, fnv1a(buf, (size_t)(p - buf)), 8);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
@@ -413,14 +438,14 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
     fclose(f);
     // A file too short for its version is told by its size below.
     uint64_t version = buf && n >= 12 ? get_le(buf + 8, 4) : FILE_VERSION;
-    size_t want = version == 1 ? FILE_BYTES_V1 : FILE_BYTES;
+    size_t want = version == 1 ? FILE_BYTES_V1 : version == 2 ? FILE_BYTES_V2 : FILE_BYTES;
     int views = version == 1 ? 1 : EVAL_VIEWS;
     const char *why = NULL;
     if (!buf || !w)
         why = "out of memory";
     else if (n >= 8 && memcmp(buf, FILE_MAGIC, 8) != 0)
         why = "not a Damka weights file";
-    else if (version != 1 && version != FILE_VERSION)
+    else if (version < 1 || version > FILE_VERSION)
         why = "another version";
     else if (n != want)
         why = "wrong size (truncated, or another layout)";
@@ -455,6 +480,9 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
                 for (int s = 0; s < SQUARE_COUNT; s++)
                     for (int ph = 0; ph < 2; ph++, p += 2)
                         w->king_square[v][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
+        if (version >= 3) // versions 1 and 2: no material table (left at 0)
+            for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
+                w->material[i] = (int16_t)(uint16_t)get_le(p, 2);
     }
     if (why)
         snprintf(err, errlen, "%s: %s", path, why);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Tests of the learned evaluation: its pattern windows and king squares against a
 // square-by-square reading, colour symmetry with any weights, the two views (tempo), the
-// features the trainer fits reproducing the evaluation, the weights file (and round 1's
-// version 1), the trainer (damka-train on the small sample in tests/data), and EvalFile.
+// features the trainer fits reproducing the evaluation, the material table, the weights file
+// (and the older versions 1 and 2), the trainer (damka-train on the small sample in tests/data), and EvalFile.
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
@@ -18,7 +18,8 @@
 #include "tables.h"
 #include "test_suites.h"
 
-// Weights with every pattern entry random (|w| < 64) and the named weights as built in.
+// Weights with every pattern, king-square and material entry random (|w| < 64) and the named
+// weights as built in.
 static EvalWeights *random_weights(uint64_t seed)
 {
     EvalWeights *w = malloc(sizeof *w);
@@ -33,6 +34,8 @@ static EvalWeights *random_weights(uint64_t seed)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
                 w->king_square[v][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+    for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
+        w->material[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     return w;
 }
 
@@ -86,11 +89,23 @@ static uint32_t reference_kings(const Board *b, Side s)
     return out;
 }
 
+// The material index of b, counted square by square.
+static int reference_material(const Board *b)
+{
+    int n[5] = {0}; // by board_piece_at: 1 w, 2 b, 3 W, 4 B
+    for (Square q = 0; q < SQUARE_COUNT; q++)
+        n[board_piece_at(b, q)]++;
+    bool white = b->side == SIDE_WHITE;
+    int om = n[white ? 1 : 2], ok = n[white ? 3 : 4], em = n[white ? 2 : 1], ek = n[white ? 4 : 3];
+    return ((om * 13 + ok) * 13 + em) * 13 + ek;
+}
+
 static bool check_windows(const Board *b, void *ctx)
 {
     int *with_kings = ctx;
     EvalFeatures f;
     eval_features(b, &f);
+    ck_assert_int_eq(f.material, reference_material(b));
     ck_assert_uint_eq(f.kings_own, reference_kings(b, b->side));
     ck_assert_uint_eq(f.kings_enemy, reference_kings(b, side_flip(b->side)));
     *with_kings += f.kings_own || f.kings_enemy;
@@ -169,7 +184,8 @@ static bool check_linear(const Board *b, void *ctx)
         if (f.kings_enemy & (1u << q))
             opening -= c->w->king_square[1][q][0], ending -= c->w->king_square[1][q][1];
     }
-    int pattern = (opening * f.phase + ending * (EVAL_PHASE_MAX - f.phase)) / EVAL_PHASE_MAX;
+    int pattern = (opening * f.phase + ending * (EVAL_PHASE_MAX - f.phase)) / EVAL_PHASE_MAX +
+                  c->w->material[f.material];
     int total = named + pattern;
     if (f.drawish)
         total /= c->w->params.draw_divisor;
@@ -219,7 +235,7 @@ START_TEST(test_eval_file_round_trip_and_refusals)
     ck_assert_msg(eval_load_file(path, r, err, sizeof err), "%s", err);
     ck_assert(memcmp(r, w, sizeof *w) == 0);
     // Damaged copies are refused with a reason and leave the weights as they were.
-    static uint8_t buf[1 << 19];
+    static uint8_t buf[1 << 20];
     long n = file_bytes(path, buf, sizeof buf);
     ck_assert_int_gt(n, 200000);
     static const struct {
@@ -227,7 +243,7 @@ START_TEST(test_eval_file_round_trip_and_refusals)
         const char *why;
     } cases[] = {{0, "checksum"}, {1, "wrong size"}, {2, "not a Damka"}, {3, "wrong size"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        static uint8_t copy[1 << 19];
+        static uint8_t copy[1 << 20];
         memcpy(copy, buf, (size_t)n);
         long m = n;
         if (cases[i].how == 0)
@@ -272,37 +288,54 @@ static void write_version(const char *path, uint8_t *buf, long n, uint32_t v)
     write_bytes(path, buf, n);
 }
 
-START_TEST(test_eval_file_reads_version_1)
+static bool all_zero(const int16_t *p, size_t n)
 {
-    // A version 1 file (round 1's layout: one table for both views, no king squares) loads
-    // with its table in both views and the king squares at 0; a version the engine does not
-    // know is refused.
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != 0)
+            return false;
+    return true;
+}
+
+START_TEST(test_eval_file_reads_versions_1_and_2)
+{
+    // A version 2 file (round 2's layout: no material table) loads with the material table
+    // at 0; a version 1 file (round 1's: one table for both views, no king squares either)
+    // with its table in both views and the rest at 0; a version the engine does not know is
+    // refused.
     char path[256], old[256], err[EVAL_ERR_MAX];
-    temp_path(path, sizeof path, "v2.bin");
-    temp_path(old, sizeof old, "v1.bin");
+    temp_path(path, sizeof path, "v3.bin");
+    temp_path(old, sizeof old, "old.bin");
     EvalWeights *w = random_weights(8), *r = malloc(sizeof *r);
     ck_assert(r != NULL);
     ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
-    static uint8_t buf[1 << 19];
+    static uint8_t buf[1 << 20];
     long n = file_bytes(path, buf, sizeof buf);
-    // Version 1 is the start of version 2 (header, named weights, the first view's patterns)
-    // and its own checksum.
-    long v1 = n - (long)sizeof w->pattern[1] - (long)sizeof w->king_square;
+    // Each older version is the start of the newer one (header, named weights, tables) and
+    // its own checksum.
+    long v2 = n - (long)sizeof w->material;
+    write_version(old, buf, v2, 2);
+    memset(r, 0x55, sizeof *r);
+    ck_assert_msg(eval_load_file(old, r, err, sizeof err), "%s", err);
+    ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
+    ck_assert(memcmp(r->pattern, w->pattern, sizeof w->pattern) == 0);
+    ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
+    ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
+    n = file_bytes(path, buf, sizeof buf);
+    long v1 = v2 - (long)sizeof w->pattern[1] - (long)sizeof w->king_square;
     write_version(old, buf, v1, 1);
-    memset(r, 0, sizeof *r);
+    memset(r, 0x55, sizeof *r);
     ck_assert_msg(eval_load_file(old, r, err, sizeof err), "%s", err);
     ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
     ck_assert(memcmp(r->pattern[0], w->pattern[0], sizeof w->pattern[0]) == 0);
     ck_assert(memcmp(r->pattern[1], w->pattern[0], sizeof w->pattern[0]) == 0);
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int s = 0; s < SQUARE_COUNT; s++)
-            ck_assert(r->king_square[v][s][0] == 0 && r->king_square[v][s][1] == 0);
-    // Version 3 (at version 2's size, its checksum good): refused, r unchanged.
+    ck_assert(all_zero(&r->king_square[0][0][0], sizeof r->king_square / sizeof(int16_t)));
+    ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
+    // Version 4 (at version 3's size, its checksum good): refused, r unchanged.
     EvalWeights *keep = malloc(sizeof *keep);
     ck_assert(keep != NULL);
     memcpy(keep, r, sizeof *r);
     n = file_bytes(path, buf, sizeof buf);
-    write_version(old, buf, n, 3);
+    write_version(old, buf, n, 4);
     ck_assert(!eval_load_file(old, r, err, sizeof err));
     ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
     ck_assert(memcmp(keep, r, sizeof *r) == 0);
@@ -330,13 +363,19 @@ static bool check_tempo(const Board *b, void *ctx)
 
 START_TEST(test_eval_views_learn_tempo)
 {
-    // With one table for both views (patterns and king squares) the evaluation is exactly
-    // antisymmetric in the side to move (the move is worth nothing); with a table of its own
-    // for each view it is not.
+    // With one table for both views (patterns and king squares) and a material table whose
+    // weight for a balance is minus that of the balance seen from the other side, the
+    // evaluation is exactly antisymmetric in the side to move (the move is worth nothing);
+    // with a table of its own for each view it is not.
     EvalWeights *w = random_weights(13);
     TempoCtx same = {.w = w};
     memcpy(w->pattern[1], w->pattern[0], sizeof w->pattern[0]);
     memcpy(w->king_square[1], w->king_square[0], sizeof w->king_square[0]);
+    for (int own = 0; own < 13 * 13; own++)
+        for (int enemy = 0; enemy <= own; enemy++) {
+            int i = own * 13 * 13 + enemy, j = enemy * 13 * 13 + own;
+            w->material[j] = (int16_t)(i == j ? 0 : -w->material[i]);
+        }
     random_positions(31, 20, check_tempo, &same);
     ck_assert_int_gt(same.positions, 1000);
     ck_assert_int_eq(same.asymmetric, 0);
@@ -380,7 +419,7 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
     ck_assert(w != NULL);
     ck_assert_msg(eval_load_file(path, w, err, sizeof err), "%s", err);
     ck_assert_msg(eval_save_file(again, w, err, sizeof err), "%s", err);
-    static uint8_t a[1 << 19], b[1 << 19];
+    static uint8_t a[1 << 20], b[1 << 20];
     long na = file_bytes(path, a, sizeof a), nb = file_bytes(again, b, sizeof b);
     ck_assert_int_eq(na, nb);
     ck_assert(memcmp(a, b, (size_t)na) == 0);
@@ -443,7 +482,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
     tcase_add_test(tc, test_eval_features_reproduce_eval);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
-    tcase_add_test(tc, test_eval_file_reads_version_1);
+    tcase_add_test(tc, test_eval_file_reads_versions_1_and_2);
     tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);

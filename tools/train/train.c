@@ -3,9 +3,10 @@
 // (tools/datagen/record.h). The evaluation is linear in its weights, so this is logistic
 // regression: the prediction is sigmoid(eval / K), the target a blend of the game's result and
 // the search's score, lambda * result + (1 - lambda) * sigmoid(score / K), the loss their
-// cross-entropy; Adam on mini-batches with the pattern weights decayed toward 0 at every step
-// (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position in 20 (by its key) is held out, and the loss
-// on both parts is printed after every epoch. --named-only fits the named weights alone (the
+// cross-entropy; Adam on mini-batches with the table weights (patterns, king squares,
+// material) decayed toward 0 at every step (decoupled L2, as AdamW), the gradient of a batch
+// summed on every thread. One position in 20 (by its key) is held out, and the loss on both
+// parts is printed after every epoch. --named-only fits the named weights alone (the
 // Texel tuning of the hand-set evaluation); --one-view fits one pattern table for both views
 // (the side to move's windows and the opponent's, as in round 1) and writes it to both.
 //
@@ -30,7 +31,9 @@ enum {
     THREADS_MAX = 64,
     NP = EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // pattern weights
     NK = EVAL_VIEWS * SQUARE_COUNT * 2,                       // king-square weights
-    NW = EVAL_PARAMS_MAX + NP + NK, // every weight: named first, then patterns, king squares
+    NM = EVAL_MATERIAL_STATES,                                // material weights
+    // every weight: named first, then patterns, king squares, material
+    NW = EVAL_PARAMS_MAX + NP + NK + NM,
     HOLDOUT = 20,                               // one position in HOLDOUT is held out
 };
 
@@ -38,6 +41,7 @@ typedef struct Row {
     int16_t base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS], enemy[EVAL_WINDOWS];
     uint32_t kings_own, kings_enemy;
+    uint16_t material;
     uint8_t phase;
     float result; // 0 loss, 0.5 draw, 1 win for the side to move
     float score;  // the search's score, centi-men
@@ -102,6 +106,12 @@ static size_t king_at(int view, int square, int phase)
            (size_t)phase;
 }
 
+// Index in Model.w of a material weight.
+static size_t material_at(int index)
+{
+    return EVAL_PARAMS_MAX + NP + NK + (size_t)index;
+}
+
 static bool push_row(Data *d, const Row *r)
 {
     if (d->n == d->cap) {
@@ -157,6 +167,7 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
         r.kings_own = ft.kings_own;
         r.kings_enemy = ft.kings_enemy;
         r.phase = (uint8_t)ft.phase;
+        r.material = (uint16_t)ft.material;
         r.result = (float)(result + 1) / 2.0f;
         r.score = (float)score;
         if (!push_row(mix(b.key) % HOLDOUT == 0 ? valid : train, &r)) {
@@ -191,7 +202,7 @@ static double model_eval(const Model *m, const Row *r)
         opening -= w[king_at(m->enemy_view, __builtin_ctz(q), 0)];
         ending -= w[king_at(m->enemy_view, __builtin_ctz(q), 1)];
     }
-    return s + opening * ph + ending * (1.0 - ph);
+    return s + opening * ph + ending * (1.0 - ph) + w[material_at(r->material)];
 }
 
 static double target(const Config *c, const Row *r, double k)
@@ -241,6 +252,7 @@ static void *run_job(void *arg)
             grad[king_at(m->enemy_view, __builtin_ctz(q), 0)] -= go;
             grad[king_at(m->enemy_view, __builtin_ctz(q), 1)] -= ge;
         }
+        grad[material_at(r->material)] += g;
     }
     j->loss = loss;
     return NULL;
@@ -333,6 +345,8 @@ static void model_from(Model *m, const EvalWeights *w)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
                 m->w[king_at(v, s, p)] = w->king_square[v][s][p];
+    for (int i = 0; i < NM; i++)
+        m->w[material_at(i)] = w->material[i];
 }
 
 static int16_t to_i16(double x)
@@ -355,6 +369,8 @@ static void model_to(const Model *m, EvalWeights *w)
             for (int p = 0; p < 2; p++)
                 w->king_square[v][s][p] = to_i16(m->w[king_at(from, s, p)]);
     }
+    for (int i = 0; i < NM; i++)
+        w->material[i] = to_i16(m->w[material_at(i)]);
 }
 
 static bool write_c(const char *path, const EvalWeights *w, const char *how)
@@ -395,6 +411,10 @@ static bool write_c(const char *path, const EvalWeights *w, const char *how)
                     w->king_square[v][s][0], w->king_square[v][s][1], s % 8 == 7 ? "\n" : " ");
         fprintf(f, "            },\n");
     }
+    fprintf(f, "        },\n    .material =\n        {\n");
+    for (int i = 0; i < NM; i++)
+        fprintf(f, "%s%d,%s", i % 16 == 0 ? "            " : "", w->material[i],
+                i % 16 == 15 || i == NM - 1 ? "\n" : " ");
     fprintf(f, "        },\n};\n");
     return fclose(f) == 0;
 }
@@ -557,9 +577,9 @@ int main(int argc, char **argv)
     int used = 0;
     for (size_t q = EVAL_PARAMS_MAX; q < NW; q++)
         used += m.w[q] != 0;
-    printf("rounded weights: held-out loss %.6f; %d of %d pattern and king-square weights "
-           "not 0\n",
-           mean_loss(&c, &m, &valid, k), used, NP + NK);
+    printf("rounded weights: held-out loss %.6f; %d of %d pattern, king-square and material "
+           "weights not 0\n",
+           mean_loss(&c, &m, &valid, k), used, NP + NK + NM);
     printf("named weights:");
     for (int i = 0; i < eval_param_count(); i++)
         printf(" %s=%d", eval_param_name(i), eval_param(weights, i));
