@@ -2,7 +2,8 @@
 // Tests of the learned evaluation: its pattern windows and king squares against a
 // square-by-square reading, colour symmetry with any weights, the two views (tempo), the
 // features the trainer fits reproducing the evaluation, the material table, the weights file
-// (and the older versions 1 and 2), the trainer (damka-train on the small sample in tests/data), and EvalFile.
+// (and the older versions 1 and 2), the trainer (damka-train on the small sample in
+// tests/data), and EvalFile.
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
@@ -96,8 +97,9 @@ static int reference_material(const Board *b)
     for (Square q = 0; q < SQUARE_COUNT; q++)
         n[board_piece_at(b, q)]++;
     bool white = b->side == SIDE_WHITE;
-    int om = n[white ? 1 : 2], ok = n[white ? 3 : 4], em = n[white ? 2 : 1], ek = n[white ? 4 : 3];
-    return ((om * 13 + ok) * 13 + em) * 13 + ek;
+    int own_men = n[white ? 1 : 2], own_kings = n[white ? 3 : 4];
+    int enemy_men = n[white ? 2 : 1], enemy_kings = n[white ? 4 : 3];
+    return ((own_men * 13 + own_kings) * 13 + enemy_men) * 13 + enemy_kings;
 }
 
 static bool check_windows(const Board *b, void *ctx)

@@ -56,7 +56,7 @@ typedef struct Config {
     const char *files[FILES_MAX];
     int nfiles;
     int epochs, threads, named_only, one_view;
-    double lambda, k, l2, lr;
+    double lambda, k, l2, lr, scale;
     size_t batch, max_positions;
     const char *init, *out, *c_out, *handset_out;
 } Config;
@@ -428,6 +428,7 @@ static void usage(void)
             "(16384)]\n"
             "       [--threads T (2)] [--max-positions N (0: all)] [--named-only] [--one-view]\n"
             "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
+            "       [--scale S (1: every weight times S)]\n"
             "   or: damka-train --handset-out WEIGHTS (the hand-set weights of round 1)\n");
 }
 
@@ -474,6 +475,8 @@ static bool parse_args(int argc, char **argv, Config *c)
             c->l2 = strtod(v, &end);
         else if (strcmp(a, "--lr") == 0)
             c->lr = strtod(v, &end);
+        else if (strcmp(a, "--scale") == 0)
+            c->scale = strtod(v, &end);
         else
             return false;
         if ((end && *end) || errno)
@@ -481,12 +484,18 @@ static bool parse_args(int argc, char **argv, Config *c)
     }
     return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
            c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
-           c->lr > 0;
+           c->lr > 0 && c->scale > 0 && c->scale <= 4;
 }
 
 int main(int argc, char **argv)
 {
-    Config c = {.epochs = 10, .threads = 2, .lambda = 0.5, .l2 = 1e-4, .lr = 1.0, .batch = 16384};
+    Config c = {.epochs = 10,
+                .threads = 2,
+                .lambda = 0.5,
+                .l2 = 1e-4,
+                .lr = 1.0,
+                .batch = 16384,
+                .scale = 1.0};
     if (!parse_args(argc, argv, &c)) {
         usage();
         return 2;
@@ -571,7 +580,14 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
-    // The weights as the engine holds them (integers), and their loss.
+    // The weights as the engine holds them (integers), and their loss; --scale multiplies every
+    // weight first (the evaluation's unit against the search's margins), K with them.
+    if (c.scale != 1.0) {
+        for (size_t q = 0; q < NW; q++)
+            m.w[q] *= c.scale;
+        k *= c.scale;
+        printf("every weight scaled by %g (K %.1f)\n", c.scale, k);
+    }
     model_to(&m, weights);
     model_from(&m, weights);
     int used = 0;
