@@ -69,6 +69,13 @@ START_TEST(test_stats_against_hand_values)
     stats_elo_error(&even, &elo, &err);
     ck_assert_double_eq_tol(elo, 0.0, 1e-9);
     ck_assert(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
+    // No spread (one result only): an unbounded bar, never nan.
+    MatchScore only_wins = {1, 0, 0}, only_draws = {0, 0, 7};
+    stats_elo_error(&only_wins, &elo, &err);
+    ck_assert(isinf(elo) && elo > 0 && isinf(err) && err > 0);
+    stats_elo_error(&only_draws, &elo, &err);
+    ck_assert_double_eq_tol(elo, 0.0, 1e-9);
+    ck_assert(isinf(err) && err > 0);
 }
 END_TEST
 
