@@ -70,9 +70,11 @@ START_TEST(test_stats_against_hand_values)
     ck_assert_double_eq_tol(elo, 0.0, 1e-9);
     ck_assert(isinf(stats_elo(1.0)) && stats_elo(1.0) > 0);
     // No spread (one result only): an unbounded bar, never nan.
-    MatchScore only_wins = {1, 0, 0}, only_draws = {0, 0, 7};
+    MatchScore only_wins = {1, 0, 0}, only_losses = {0, 3, 0}, only_draws = {0, 0, 7};
     stats_elo_error(&only_wins, &elo, &err);
     ck_assert(isinf(elo) && elo > 0 && isinf(err) && err > 0);
+    stats_elo_error(&only_losses, &elo, &err);
+    ck_assert(isinf(elo) && elo < 0 && isinf(err) && err > 0);
     stats_elo_error(&only_draws, &elo, &err);
     ck_assert_double_eq_tol(elo, 0.0, 1e-9);
     ck_assert(isinf(err) && err > 0);

@@ -36,11 +36,9 @@ void stats_elo_error(const MatchScore *m, double *elo, double *error)
     mean_var(m, &s, &var);
     double dev = sqrt(var / n);
     *elo = stats_elo(s);
-    // All wins, all losses or all draws leave no spread to measure: the bar is unbounded
-    // (infinity minus infinity would print as nan).
-    *error = isinf(*elo) || dev == 0.0
-                 ? INFINITY
-                 : (stats_elo(s + Z95 * dev) - stats_elo(s - Z95 * dev)) / 2.0;
+    // One kind of result only (all wins, all losses or all draws) leaves no spread to measure:
+    // the bar is unbounded (with all wins it would be infinity minus infinity, printed nan).
+    *error = dev == 0.0 ? INFINITY : (stats_elo(s + Z95 * dev) - stats_elo(s - Z95 * dev)) / 2.0;
 }
 
 double stats_los(const MatchScore *m)
