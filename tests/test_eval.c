@@ -7,9 +7,11 @@
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -446,6 +448,44 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
 }
 END_TEST
 
+// The step falls from --lr to --lr-final over the epochs: in the last epoch a decayed run
+// moves the loss far less than a run at the first step throughout. A final step that is not
+// positive is refused.
+static double last_epoch_change(const char *train, const char *data, const char *lr_final)
+{
+    char path[256], cmd[1024];
+    temp_path(path, sizeof path, "decay.bin");
+    snprintf(cmd, sizeof cmd,
+             "%s --data %s --epochs 8 --batch 256 --threads 2 --lr 1 --lr-final %s --out %s 2>&1",
+             train, data, lr_final, path);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    static char out[1 << 16];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    char schedule[64];
+    snprintf(schedule, sizeof schedule, "lr = 1 to %s,", lr_final);
+    ck_assert_msg(strstr(out, schedule) != NULL, "no '%s' in:\n%s", schedule, out);
+    unlink(path);
+    return fabs(loss_at(out, "epoch 8:") - loss_at(out, "epoch 7:"));
+}
+
+START_TEST(test_trainer_step_decays)
+{
+    const char *train = getenv("DAMKA_TRAIN"), *data = getenv("TRAIN_SAMPLE");
+    ck_assert_msg(train && data, "DAMKA_TRAIN and TRAIN_SAMPLE are set by make test");
+    double constant = last_epoch_change(train, data, "1");
+    double decayed = last_epoch_change(train, data, "0.01");
+    ck_assert_msg(decayed < constant / 3, "last epoch: %f decayed, %f constant", decayed,
+                  constant);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --data %s --lr-final 0 >/dev/null 2>&1", train, data);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -487,6 +527,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_file_reads_versions_1_and_2);
     tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
+    tcase_add_test(tc, test_trainer_step_decays);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     suite_add_tcase(s, tc);
     return s;

@@ -3,12 +3,13 @@
 // (tools/datagen/record.h). The evaluation is linear in its weights, so this is logistic
 // regression: the prediction is sigmoid(eval / K), the target a blend of the game's result and
 // the search's score, lambda * result + (1 - lambda) * sigmoid(score / K), the loss their
-// cross-entropy; Adam on mini-batches with the table weights (patterns, king squares,
-// material) decayed toward 0 at every step (decoupled L2, as AdamW), the gradient of a batch
-// summed on every thread. One position in 20 (by its key) is held out, and the loss on both
-// parts is printed after every epoch. --named-only fits the named weights alone (the
-// Texel tuning of the hand-set evaluation); --one-view fits one pattern table for both views
-// (the side to move's windows and the opponent's, as in round 1) and writes it to both.
+// cross-entropy; Adam on mini-batches, its step falling from --lr to --lr-final over the
+// epochs, with the table weights (patterns, king squares, material) decayed toward 0 at every
+// step (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position
+// in 20 (by its key) is held out, and the loss on both parts is printed after every epoch.
+// --named-only fits the named weights alone (the Texel tuning of the hand-set evaluation);
+// --one-view fits one pattern table for both views (the side to move's windows and the
+// opponent's, as in round 1) and writes it to both.
 //
 // Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
 // and as the C source of the built-in weights (--c-out, src/eval_weights.c). --handset-out
@@ -56,7 +57,7 @@ typedef struct Config {
     const char *files[FILES_MAX];
     int nfiles;
     int epochs, threads, named_only, one_view;
-    double lambda, k, l2, lr, scale;
+    double lambda, k, l2, lr, lr_final, scale;
     size_t batch, max_positions;
     const char *init, *out, *c_out, *handset_out;
 } Config;
@@ -424,8 +425,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: damka-train --data FILE [--data FILE ...] [--epochs N (10)] [--lambda L "
             "(0.5)]\n"
-            "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)] [--batch B "
-            "(16384)]\n"
+            "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)]\n"
+            "       [--lr-final A (--lr: no decay)] [--batch B (16384)]\n"
             "       [--threads T (2)] [--max-positions N (0: all)] [--named-only] [--one-view]\n"
             "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
             "       [--scale S (1: every weight times S)]\n"
@@ -475,6 +476,8 @@ static bool parse_args(int argc, char **argv, Config *c)
             c->l2 = strtod(v, &end);
         else if (strcmp(a, "--lr") == 0)
             c->lr = strtod(v, &end);
+        else if (strcmp(a, "--lr-final") == 0)
+            c->lr_final = strtod(v, &end);
         else if (strcmp(a, "--scale") == 0)
             c->scale = strtod(v, &end);
         else
@@ -484,7 +487,7 @@ static bool parse_args(int argc, char **argv, Config *c)
     }
     return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
            c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
-           c->lr > 0 && c->scale > 0 && c->scale <= 4;
+           c->lr > 0 && (c->lr_final > 0 || c->lr_final == -1) && c->scale > 0 && c->scale <= 4;
 }
 
 int main(int argc, char **argv)
@@ -494,12 +497,15 @@ int main(int argc, char **argv)
                 .lambda = 0.5,
                 .l2 = 1e-4,
                 .lr = 1.0,
+                .lr_final = -1, // the same as lr
                 .batch = 16384,
                 .scale = 1.0};
     if (!parse_args(argc, argv, &c)) {
         usage();
         return 2;
     }
+    if (c.lr_final < 0)
+        c.lr_final = c.lr;
     engine_library_init();
     if (c.handset_out) {
         static EvalWeights hand; // zero patterns
@@ -543,8 +549,8 @@ int main(int argc, char **argv)
     printf("positions: %zu training, %zu held out (%zu drawn endings left out), read in %.1f s\n",
            train.n, valid.n, skipped, now_s() - t0);
     double k = c.k > 0 ? c.k : fit_k(&c, &m, &train);
-    printf("K = %.1f%s, lambda = %.2f, l2 = %g, lr = %g, batch %zu, %s\n", k,
-           c.k > 0 ? "" : " (fitted to the results)", c.lambda, c.l2, c.lr, c.batch,
+    printf("K = %.1f%s, lambda = %.2f, l2 = %g, lr = %g to %g, batch %zu, %s\n", k,
+           c.k > 0 ? "" : " (fitted to the results)", c.lambda, c.l2, c.lr, c.lr_final, c.batch,
            c.named_only ? "named weights only" : "named weights and patterns");
     printf("epoch 0: training loss %.6f, held-out loss %.6f\n", mean_loss(&c, &m, &train, k),
            mean_loss(&c, &m, &valid, k));
@@ -554,6 +560,11 @@ int main(int argc, char **argv)
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     for (int epoch = 1; epoch <= c.epochs; epoch++) {
         double te = now_s();
+        // The step size falls geometrically from lr in the first epoch to lr_final in the last:
+        // large steps find the weights, small ones settle them (a constant step leaves them
+        // jittering around the minimum by about its size).
+        double lr = c.epochs > 1 ? c.lr * pow(c.lr_final / c.lr, (epoch - 1.0) / (c.epochs - 1.0))
+                                 : c.lr;
         shuffle(&train, &rng);
         for (size_t from = 0; from < train.n; from += c.batch) {
             size_t to = from + c.batch < train.n ? from + c.batch : train.n;
@@ -570,9 +581,9 @@ int main(int argc, char **argv)
                     continue; // a pattern no position has used yet
                 mom[q] = b1 * mom[q] + (1 - b1) * g;
                 var[q] = b2 * var[q] + (1 - b2) * g * g;
-                m.w[q] -= c.lr * (mom[q] / corr1) / (sqrt(var[q] / corr2) + eps);
+                m.w[q] -= lr * (mom[q] / corr1) / (sqrt(var[q] / corr2) + eps);
                 if (!named)
-                    m.w[q] -= c.lr * c.l2 * m.w[q]; // decoupled weight decay (AdamW)
+                    m.w[q] -= lr * c.l2 * m.w[q]; // decoupled weight decay (AdamW)
             }
         }
         printf("epoch %d: training loss %.6f, held-out loss %.6f (%.1f s)\n", epoch,
@@ -606,8 +617,9 @@ int main(int argc, char **argv)
     }
     if (c.c_out) {
         char how[256];
-        snprintf(how, sizeof how, "%zu positions, %d epochs, K %.1f, lambda %.2f, l2 %g, lr %g%s",
-                 train.n + valid.n, c.epochs, k, c.lambda, c.l2, c.lr,
+        snprintf(how, sizeof how,
+                 "%zu positions, %d epochs, K %.1f, lambda %.2f, l2 %g, lr %g to %g%s",
+                 train.n + valid.n, c.epochs, k, c.lambda, c.l2, c.lr, c.lr_final,
                  c.named_only ? ", named weights only" : "");
         if (!write_c(c.c_out, weights, how))
             goto out;
