@@ -392,6 +392,16 @@ START_TEST(test_eval_views_learn_tempo)
 }
 END_TEST
 
+// Runs the trainer's command line cmd, which must succeed, and keeps what it wrote.
+static void run_trainer(const char *cmd, char *out, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert(p != NULL);
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    ck_assert_msg(pclose(p) == 0, "%s failed:\n%s", cmd, out);
+}
+
 static double loss_at(const char *out, const char *prefix)
 {
     const char *p = strstr(out, prefix);
@@ -410,12 +420,8 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
     temp_path(again, sizeof again, "again.bin");
     snprintf(cmd, sizeof cmd, "%s --data %s --epochs 8 --batch 256 --threads 2 --out %s 2>&1",
              train, data, path);
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
     static char out[1 << 16];
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
+    run_trainer(cmd, out, sizeof out);
     double before = loss_at(out, "epoch 0:"), after = loss_at(out, "epoch 8:");
     ck_assert_msg(after < before - 0.01, "loss %f -> %f", before, after);
     // The file loads, and written again it is the same bytes.
@@ -458,12 +464,8 @@ static double last_epoch_change(const char *train, const char *data, const char 
     snprintf(cmd, sizeof cmd,
              "%s --data %s --epochs 8 --batch 256 --threads 2 --lr 1 --lr-final %s --out %s 2>&1",
              train, data, lr_final, path);
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
     static char out[1 << 16];
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    ck_assert_int_eq(pclose(p), 0);
+    run_trainer(cmd, out, sizeof out);
     char schedule[64];
     snprintf(schedule, sizeof schedule, "lr = 1 to %s,", lr_final);
     ck_assert_msg(strstr(out, schedule) != NULL, "no '%s' in:\n%s", schedule, out);
