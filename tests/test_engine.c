@@ -180,13 +180,22 @@ START_TEST(test_eval_drawn_endings_near_zero)
     test_fen("W:WK1,K2:BK20", &b);
     ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 40);
     test_fen("W:WK1,K2,K3:BK22", &b); // lone king on the long diagonal
-    ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 60);
-    // Off the diagonal: an advantage, not scaled toward 0 like the draws above (scaled, it
-    // would be a sixteenth of itself), and twice their bound. Its learned value follows how
-    // such games ended in self-play, where the lone king often reaches the long diagonal:
-    // about two men in round 2, 128 in round 3, 99 in round 5 (a man is about 180 there).
+    int on_diagonal = eval_evaluate(&EVAL_BUILTIN, &b);
+    ck_assert_int_lt(abs(on_diagonal), 60);
+    EvalFeatures f;
+    eval_features(&b, &f);
+    ck_assert(f.drawish);
+    // Off the diagonal: not one of the known draws, so not scaled toward 0 (scaled, it would
+    // be a sixteenth of itself, under 10), an advantage above the drawn bounds and above the
+    // same kings against a king on the diagonal. Its learned value follows how such games
+    // ended in self-play, where the lone king often reaches the long diagonal: about two men
+    // in round 2, 128 in round 3, 99 in round 5, 80 in round 6 (a man is 180 to 200 there).
     test_fen("W:WK1,K2,K3:BK20", &b);
-    ck_assert_int_gt(eval_evaluate(&EVAL_BUILTIN, &b), 80);
+    eval_features(&b, &f);
+    ck_assert(!f.drawish);
+    int off_diagonal = eval_evaluate(&EVAL_BUILTIN, &b);
+    ck_assert_int_gt(off_diagonal, 40);
+    ck_assert_int_gt(off_diagonal, on_diagonal + 40);
     // A clearly won material balance (six men against two, either side to move) scores as a
     // win: more than three men.
     test_fen("W:W21,22,23,24,25,26:B1,2", &b);
