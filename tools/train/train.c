@@ -485,9 +485,11 @@ static bool parse_args(int argc, char **argv, Config *c)
         if ((end && *end) || errno)
             return false;
     }
+    if (c->lr_final == -1) // not given: no decay
+        c->lr_final = c->lr;
     return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
            c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
-           c->lr > 0 && (c->lr_final > 0 || c->lr_final == -1) && c->scale > 0 && c->scale <= 4;
+           c->lr > 0 && c->lr_final > 0 && c->scale > 0 && c->scale <= 4;
 }
 
 int main(int argc, char **argv)
@@ -497,15 +499,13 @@ int main(int argc, char **argv)
                 .lambda = 0.5,
                 .l2 = 1e-4,
                 .lr = 1.0,
-                .lr_final = -1, // the same as lr
+                .lr_final = -1, // not given: parse_args makes it lr
                 .batch = 16384,
                 .scale = 1.0};
     if (!parse_args(argc, argv, &c)) {
         usage();
         return 2;
     }
-    if (c.lr_final < 0)
-        c.lr_final = c.lr;
     engine_library_init();
     if (c.handset_out) {
         static EvalWeights hand; // zero patterns
