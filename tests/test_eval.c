@@ -488,6 +488,39 @@ START_TEST(test_trainer_step_decays)
 }
 END_TEST
 
+// --holdout-block B holds out the records of blocks 0, 20, 40... of B consecutive records
+// (whole games): of the sample's 3,455 records, with B = 100, records 0-99 and 2000-2099, less
+// the drawn endings the trainer leaves out of both sets.
+START_TEST(test_trainer_holds_out_whole_blocks)
+{
+    const char *train = getenv("DAMKA_TRAIN"), *data = getenv("TRAIN_SAMPLE");
+    ck_assert_msg(train && data, "DAMKA_TRAIN and TRAIN_SAMPLE are set by make test");
+    static char out[1 << 16];
+    size_t counts[2][3]; // [by key, by blocks][training, held out, drawn endings]
+    for (int blocks = 0; blocks < 2; blocks++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s --data %s --epochs 0 --threads 1 %s 2>&1", train, data,
+                 blocks ? "--holdout-block 100" : "");
+        run_trainer(cmd, out, sizeof out);
+        const char *p = strstr(out, "positions: ");
+        ck_assert_msg(p != NULL, "%s", out);
+        size_t *c = counts[blocks];
+        ck_assert_int_eq(sscanf(p, "positions: %zu training, %zu held out (%zu", &c[0], &c[1],
+                                &c[2]),
+                         3);
+        ck_assert_int_eq(c[0] + c[1] + c[2], 3455);
+        ck_assert(!blocks || strstr(out, "one block of 100 consecutive records in 20") != NULL);
+    }
+    ck_assert_uint_le(counts[1][1], 200);
+    ck_assert_uint_ge(counts[1][1], 200 - counts[1][2]);
+    ck_assert_uint_ne(counts[0][1], counts[1][1]); // by key: about 1 in 20 of every game's
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --data %s --holdout-block x >/dev/null 2>&1", train, data);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -530,6 +563,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
     tcase_add_test(tc, test_trainer_step_decays);
+    tcase_add_test(tc, test_trainer_holds_out_whole_blocks);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     suite_add_tcase(s, tc);
     return s;

@@ -7,6 +7,10 @@
 // epochs, with the table weights (patterns, king squares, material) decayed toward 0 at every
 // step (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position
 // in 20 (by its key) is held out, and the loss on both parts is printed after every epoch.
+// --holdout-block N holds out whole blocks of N consecutive records instead (one block in 20):
+// the generator writes each game's positions together, so the held-out positions then come
+// from games the training set has not seen, whose results it cannot have learned by heart (by
+// key, the other positions of a held-out position's game are trained on, with its result).
 // --named-only fits the named weights alone (the Texel tuning of the hand-set evaluation);
 // --one-view fits one pattern table for both views (the side to move's windows and the
 // opponent's, as in round 1) and writes it to both.
@@ -57,6 +61,7 @@ typedef struct Config {
     const char *files[FILES_MAX];
     int nfiles;
     int epochs, threads, named_only, one_view;
+    size_t holdout_block; // 0: hold out by position key; else whole blocks of records
     double lambda, k, l2, lr, lr_final, scale;
     size_t batch, max_positions;
     const char *init, *out, *c_out, *handset_out;
@@ -134,7 +139,8 @@ static uint64_t mix(uint64_t x)
 
 // Reads every record of path into the training or the held-out set. Positions the
 // evaluation scales as drawn endings are left out (their score is not the linear part's).
-static bool load(const char *path, Data *train, Data *valid, size_t max, size_t *skipped)
+static bool load(const char *path, Data *train, Data *valid, size_t max, size_t block,
+                 size_t *skipped)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -152,6 +158,7 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
             fclose(f);
             return false;
         }
+        bool held = block ? (at / block) % HOLDOUT == 0 : mix(b.key) % HOLDOUT == 0;
         at++;
         EvalFeatures ft;
         eval_features(&b, &ft);
@@ -171,7 +178,7 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
         r.material = (uint16_t)ft.material;
         r.result = (float)(result + 1) / 2.0f;
         r.score = (float)score;
-        if (!push_row(mix(b.key) % HOLDOUT == 0 ? valid : train, &r)) {
+        if (!push_row(held ? valid : train, &r)) {
             fprintf(stderr, "damka-train: out of memory after %zu positions\n",
                     train->n + valid->n);
             fclose(f);
@@ -430,6 +437,8 @@ static void usage(void)
             "       [--threads T (2)] [--max-positions N (0: all)] [--named-only] [--one-view]\n"
             "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
             "       [--scale S (1: every weight times S)]\n"
+            "       [--holdout-block N (0: one position in 20 by key; else one block of N\n"
+            "        consecutive records in 20, whole games)]\n"
             "   or: damka-train --handset-out WEIGHTS (the hand-set weights of round 1)\n");
 }
 
@@ -466,6 +475,8 @@ static bool parse_args(int argc, char **argv, Config *c)
             c->threads = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--batch") == 0)
             c->batch = strtoull(v, &end, 10);
+        else if (strcmp(a, "--holdout-block") == 0)
+            c->holdout_block = strtoull(v, &end, 10);
         else if (strcmp(a, "--max-positions") == 0)
             c->max_positions = strtoull(v, &end, 10);
         else if (strcmp(a, "--lambda") == 0)
@@ -540,7 +551,7 @@ int main(int argc, char **argv)
     size_t skipped = 0;
     double t0 = now_s();
     for (int i = 0; i < c.nfiles; i++)
-        if (!load(c.files[i], &train, &valid, c.max_positions, &skipped))
+        if (!load(c.files[i], &train, &valid, c.max_positions, c.holdout_block, &skipped))
             goto out;
     if (train.n == 0 || valid.n == 0) {
         fprintf(stderr, "damka-train: too few positions (%zu)\n", train.n + valid.n);
@@ -548,6 +559,9 @@ int main(int argc, char **argv)
     }
     printf("positions: %zu training, %zu held out (%zu drawn endings left out), read in %.1f s\n",
            train.n, valid.n, skipped, now_s() - t0);
+    if (c.holdout_block)
+        printf("held out: one block of %zu consecutive records in %d (whole games)\n",
+               c.holdout_block, HOLDOUT);
     double k = c.k > 0 ? c.k : fit_k(&c, &m, &train);
     printf("K = %.1f%s, lambda = %.2f, l2 = %g, lr = %g to %g, batch %zu, %s\n", k,
            c.k > 0 ? "" : " (fitted to the results)", c.lambda, c.l2, c.lr, c.lr_final, c.batch,
