@@ -147,7 +147,8 @@ DATA_GAMES  ?= 330000
 DATA_NODES  ?= 1000
 DATA_SEED   ?= $(ROUND)
 DATA_PLIES  ?= $(if $(filter 1,$(ROUND)),4,8)
-TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --batch 16384
+TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --lr-final 0.03 --batch 16384 \
+               --holdout-block 4096
 # The trainer reads the data of rounds TRAIN_FROM..ROUND.
 TRAIN_FROM  ?= 1
 # Round 1 plays with the hand-set weights, round N with the weights round N-1 trained; the

@@ -11,6 +11,8 @@
 //   Black), so the evaluation is colour-symmetric by construction. The side to move's windows
 //   and the opponent's look up tables of their own (view 0 and view 1): the same men are
 //   worth more or less with the move or without it, which is how the patterns learn tempo.
+//   And each side's windows read one of four sets of tables by its king state: whether that
+//   side has a king, and whether its opponent has one (men facing a king are another matter).
 // - king squares: a weight for each square a king stands on, opening and ending, in the same
 //   two views (the side to move's kings, the opponent's), each side's squares read from its own
 //   side of the board. The windows see kings as empty squares; this is what the model knows of
@@ -35,6 +37,7 @@
 enum {
     EVAL_WINDOWS = 9,
     EVAL_VIEWS = 2,            // the side to move's tables, then the opponent's
+    EVAL_KING_STATES = 4,      // 0 no king, 1 own king(s) only, 2 enemy's only, 3 both
     EVAL_WINDOW_STATES = 6561, // 3^8
     EVAL_PHASE_MAX = 24,       // men on the board at which only the opening table counts
     EVAL_MATERIAL_COUNT = 13,  // 0 to 12 men (or kings) of one side
@@ -62,8 +65,8 @@ typedef struct EvalParams {
 
 typedef struct EvalWeights {
     EvalParams params;
-    // [view: 0 side to move, 1 opponent][window][state][0 opening, 1 ending]
-    int16_t pattern[EVAL_VIEWS][EVAL_WINDOWS][EVAL_WINDOW_STATES][2];
+    // [king state][view: 0 side to move, 1 opponent][window][state][0 opening, 1 ending]
+    int16_t pattern[EVAL_KING_STATES][EVAL_VIEWS][EVAL_WINDOWS][EVAL_WINDOW_STATES][2];
     int16_t king_square[EVAL_VIEWS][SQUARE_COUNT][2]; // [view][square][opening, ending]
     // [side to move's men][its kings][opponent's men][its kings], flattened: eval_material_index
     int16_t material[EVAL_MATERIAL_STATES];
@@ -85,8 +88,8 @@ int eval_param(const EvalWeights *w, int i);
 int *eval_param_ref(EvalWeights *w, int i);
 
 // What the evaluation of b is made of, for the trainer: eval = sum over tunable weights i of
-// weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 minus
-// those of state enemy[k] in view 1, plus the king-square weights of the squares of
+// weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 of
+// king state king_state[0] minus those of state enemy[k] in view 1 of king_state[1], plus the king-square weights of the squares of
 // kings_own in view 0 minus those of kings_enemy in view 1, blended as
 // (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX, plus the material
 // weight of index material; then divided by draw_divisor when drawish.
@@ -96,6 +99,7 @@ typedef struct EvalFeatures {
     uint16_t enemy[EVAL_WINDOWS]; // the opponent's, read from its own side of the board
     uint32_t kings_own;           // squares of the side to move's kings (bit = square)
     uint32_t kings_enemy;         // the opponent's, read from its own side of the board
+    uint8_t king_state[EVAL_VIEWS]; // of the side to move's windows, of the opponent's
     int phase;                    // men on the board, at most EVAL_PHASE_MAX
     int material;                 // index of the balance in EvalWeights.material
     bool drawish;
@@ -106,15 +110,16 @@ void eval_features(const Board *b, EvalFeatures *f);
 // The index in EvalWeights.material of a balance (counts above 12 count as 12).
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (3), u32 number of named weights, u32
+// The weights file: 8 bytes "DAMKAEVW", u32 version (4), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
-// draw_divisor), the pattern tables as i16 ([view][window][state][phase]), the king-square
-// tables as i16 ([view][square][phase]), the material table as i16, and u64 FNV-1a of all the
-// bytes before it; little-endian. The layouts of earlier rounds are read too: version 2 (no
-// material table: it is left at 0) and version 1 (one pattern table for both views, no king
-// squares: its table goes to both views, the rest is 0). Reading checks every field, the size
-// and the checksum; on failure it returns false with one line in err and leaves *out
-// unchanged. Saving writes version 3.
+// draw_divisor), the pattern tables as i16 ([king state][view][window][state][phase]), the
+// king-square tables as i16 ([view][square][phase]), the material table as i16, and u64
+// FNV-1a of all the bytes before it; little-endian. The layouts of earlier rounds are read
+// too, their pattern tables going to every king state: version 3 (one set of pattern tables),
+// version 2 (nor a material table: it is left at 0) and version 1 (one pattern table for both
+// views, no king squares: its table goes to both views, the rest is 0). Reading checks every
+// field, the size and the checksum; on failure it returns false with one line in err and
+// leaves *out unchanged. Saving writes version 4.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

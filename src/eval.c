@@ -258,6 +258,9 @@ static inline __attribute__((always_inline)) void pattern_features(const Board *
     }
     f->kings_own = white ? wk : bk;
     f->kings_enemy = white ? bk : wk;
+    int own_king = (white ? nwk : nbk) > 0, enemy_king = (white ? nbk : nwk) > 0;
+    f->king_state[0] = (uint8_t)(own_king + 2 * enemy_king);
+    f->king_state[1] = (uint8_t)(enemy_king + 2 * own_king);
     int men = nwm + nbm;
     f->phase = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
     f->drawish = is_drawish(b);
@@ -281,9 +284,11 @@ void eval_features(const Board *b, EvalFeatures *f)
 static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
 {
     int opening = 0, ending = 0;
+    const int16_t(*own)[EVAL_WINDOW_STATES][2] = w->pattern[f->king_state[0]][0];
+    const int16_t(*enemy)[EVAL_WINDOW_STATES][2] = w->pattern[f->king_state[1]][1];
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += w->pattern[0][k][f->own[k]][0] - w->pattern[1][k][f->enemy[k]][0];
-        ending += w->pattern[0][k][f->own[k]][1] - w->pattern[1][k][f->enemy[k]][1];
+        opening += own[k][f->own[k]][0] - enemy[k][f->enemy[k]][0];
+        ending += own[k][f->own[k]][1] - enemy[k][f->enemy[k]][1];
     }
     for (uint32_t k = f->kings_own; k; k &= k - 1) {
         const int16_t *v = w->king_square[0][__builtin_ctz(k)];
@@ -335,9 +340,10 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
     int mat = w->material[f.material], pat = pattern_score(w, &f) - mat;
     fprintf(out,
-            "%-11s %12s %9s %11d (9 windows and king squares, 2 views; %d men: %d/%d "
-            "opening)\n",
-            "patterns", "", "", pat, f.phase, f.phase, EVAL_PHASE_MAX);
+            "%-11s %12s %9s %11d (9 windows and king squares, 2 views, king states %d/%d; %d "
+            "men: %d/%d opening)\n",
+            "patterns", "", "", pat, f.king_state[0], f.king_state[1], f.phase, f.phase,
+            EVAL_PHASE_MAX);
     fprintf(out, "%-11s %12s %9s %11d (the table's weight of this balance of men and kings)\n",
             "balance", "", "", mat);
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
@@ -347,16 +353,18 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 3,
+    FILE_VERSION = 4,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
     FILE_HEADER = 8 + 4 * 4,
     FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
     FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
     FILE_MATERIAL = 2 * EVAL_MATERIAL_STATES,        // the bytes of the material table
-    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_VIEWS * FILE_TABLE + FILE_KINGS +
-                 FILE_MATERIAL + 8,
-    // No material table.
-    FILE_BYTES_V2 = FILE_BYTES - FILE_MATERIAL,
+    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_KING_STATES * EVAL_VIEWS * FILE_TABLE +
+                 FILE_KINGS + FILE_MATERIAL + 8,
+    // One set of pattern tables (no king states).
+    FILE_BYTES_V3 = FILE_BYTES - (EVAL_KING_STATES - 1) * EVAL_VIEWS * FILE_TABLE,
+    // Nor a material table.
+    FILE_BYTES_V2 = FILE_BYTES_V3 - FILE_MATERIAL,
     // One pattern table for both views, no king squares, no material table.
     FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED + FILE_TABLE + 8,
     PARAM_LIMIT = 100000,
@@ -403,11 +411,12 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
         put_le(p, head[i], 4);
     for (int i = 0; i < FILE_NAMED; i++, p += 4)
         put_le(p, (uint32_t)named_value(w, i), 4);
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                for (int ph = 0; ph < 2; ph++, p += 2)
-                    put_le(p, (uint16_t)w->pattern[v][k][s][ph], 2);
+    for (int ks = 0; ks < EVAL_KING_STATES; ks++)
+        for (int v = 0; v < EVAL_VIEWS; v++)
+            for (int k = 0; k < EVAL_WINDOWS; k++)
+                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                    for (int ph = 0; ph < 2; ph++, p += 2)
+                        put_le(p, (uint16_t)w->pattern[ks][v][k][s][ph], 2);
     for (int v = 0; v < EVAL_VIEWS; v++)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int ph = 0; ph < 2; ph++, p += 2)
@@ -438,8 +447,12 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
     fclose(f);
     // A file too short for its version is told by its size below.
     uint64_t version = buf && n >= 12 ? get_le(buf + 8, 4) : FILE_VERSION;
-    size_t want = version == 1 ? FILE_BYTES_V1 : version == 2 ? FILE_BYTES_V2 : FILE_BYTES;
+    size_t want = version == 1   ? FILE_BYTES_V1
+                  : version == 2 ? FILE_BYTES_V2
+                  : version == 3 ? FILE_BYTES_V3
+                                 : FILE_BYTES;
     int views = version == 1 ? 1 : EVAL_VIEWS;
+    int king_states = version >= 4 ? EVAL_KING_STATES : 1;
     const char *why = NULL;
     if (!buf || !w)
         why = "out of memory";
@@ -468,14 +481,17 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
             else
                 w->params.draw_divisor = v;
         }
-        for (int v = 0; v < views; v++)
-            for (int k = 0; k < EVAL_WINDOWS; k++)
-                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                    for (int ph = 0; ph < 2; ph++, p += 2)
-                        w->pattern[v][k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
+        for (int ks = 0; ks < king_states; ks++)
+            for (int v = 0; v < views; v++)
+                for (int k = 0; k < EVAL_WINDOWS; k++)
+                    for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                        for (int ph = 0; ph < 2; ph++, p += 2)
+                            w->pattern[ks][v][k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
         if (views == 1) // version 1: one table for both views, no king squares (left at 0)
-            memcpy(w->pattern[1], w->pattern[0], sizeof w->pattern[0]);
-        else
+            memcpy(w->pattern[0][1], w->pattern[0][0], sizeof w->pattern[0][0]);
+        for (int ks = king_states; ks < EVAL_KING_STATES; ks++) // versions 1-3: one set
+            memcpy(w->pattern[ks], w->pattern[0], sizeof w->pattern[0]);
+        if (views != 1)
             for (int v = 0; v < EVAL_VIEWS; v++)
                 for (int s = 0; s < SQUARE_COUNT; s++)
                     for (int ph = 0; ph < 2; ph++, p += 2)

@@ -28,11 +28,9 @@ static EvalWeights *random_weights(uint64_t seed)
     EvalWeights *w = malloc(sizeof *w);
     ck_assert(w != NULL);
     *w = EVAL_BUILTIN;
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                for (int p = 0; p < 2; p++)
-                    w->pattern[v][k][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+    int16_t *pat = &w->pattern[0][0][0][0][0];
+    for (size_t i = 0; i < sizeof w->pattern / sizeof *pat; i++)
+        pat[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     for (int v = 0; v < EVAL_VIEWS; v++)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
@@ -104,12 +102,26 @@ static int reference_material(const Board *b)
     return ((own_men * 13 + own_kings) * 13 + enemy_men) * 13 + enemy_kings;
 }
 
+// The king state of side s's windows: 1 if s has a king, plus 2 if its opponent has one.
+static int reference_king_state(const Board *b, Side s)
+{
+    bool own = false, enemy = false;
+    for (Square q = 0; q < SQUARE_COUNT; q++) {
+        int p = board_piece_at(b, q);
+        own |= p == (s == SIDE_WHITE ? 3 : 4);
+        enemy |= p == (s == SIDE_WHITE ? 4 : 3);
+    }
+    return own + 2 * enemy;
+}
+
 static bool check_windows(const Board *b, void *ctx)
 {
     int *with_kings = ctx;
     EvalFeatures f;
     eval_features(b, &f);
     ck_assert_int_eq(f.material, reference_material(b));
+    ck_assert_int_eq(f.king_state[0], reference_king_state(b, b->side));
+    ck_assert_int_eq(f.king_state[1], reference_king_state(b, side_flip(b->side)));
     ck_assert_uint_eq(f.kings_own, reference_kings(b, b->side));
     ck_assert_uint_eq(f.kings_enemy, reference_kings(b, side_flip(b->side)));
     *with_kings += f.kings_own || f.kings_enemy;
@@ -179,8 +191,10 @@ static bool check_linear(const Board *b, void *ctx)
         named += eval_param(c->w, i) * f.base[i];
     int opening = 0, ending = 0;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += c->w->pattern[0][k][f.own[k]][0] - c->w->pattern[1][k][f.enemy[k]][0];
-        ending += c->w->pattern[0][k][f.own[k]][1] - c->w->pattern[1][k][f.enemy[k]][1];
+        const int16_t *own = c->w->pattern[f.king_state[0]][0][k][f.own[k]];
+        const int16_t *enemy = c->w->pattern[f.king_state[1]][1][k][f.enemy[k]];
+        opening += own[0] - enemy[0];
+        ending += own[1] - enemy[1];
     }
     for (Square q = 0; q < SQUARE_COUNT; q++) {
         if (f.kings_own & (1u << q))
@@ -216,6 +230,7 @@ static long file_bytes(const char *path, uint8_t *buf, size_t cap)
     ck_assert_msg(f != NULL, "cannot open %s", path);
     long n = (long)fread(buf, 1, cap, f);
     fclose(f);
+    ck_assert_msg((size_t)n < cap, "%s does not fit in %zu bytes", path, cap);
     return n;
 }
 
@@ -239,7 +254,7 @@ START_TEST(test_eval_file_round_trip_and_refusals)
     ck_assert_msg(eval_load_file(path, r, err, sizeof err), "%s", err);
     ck_assert(memcmp(r, w, sizeof *w) == 0);
     // Damaged copies are refused with a reason and leave the weights as they were.
-    static uint8_t buf[1 << 20];
+    static uint8_t buf[1 << 21];
     long n = file_bytes(path, buf, sizeof buf);
     ck_assert_int_gt(n, 200000);
     static const struct {
@@ -247,7 +262,7 @@ START_TEST(test_eval_file_round_trip_and_refusals)
         const char *why;
     } cases[] = {{0, "checksum"}, {1, "wrong size"}, {2, "not a Damka"}, {3, "wrong size"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        static uint8_t copy[1 << 20];
+        static uint8_t copy[1 << 21];
         memcpy(copy, buf, (size_t)n);
         long m = n;
         if (cases[i].how == 0)
@@ -282,13 +297,18 @@ static uint64_t test_fnv1a(const uint8_t *p, size_t n)
 
 // The file with its version field set to v and its checksum made good again, cut to n bytes
 // (the checksum being the last 8).
-static void write_version(const char *path, uint8_t *buf, long n, uint32_t v)
+static void write_version_bytes(uint8_t *buf, long n, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         buf[8 + i] = (uint8_t)(v >> (8 * i));
     uint64_t h = test_fnv1a(buf, (size_t)n - 8);
     for (int i = 0; i < 8; i++)
         buf[n - 8 + i] = (uint8_t)(h >> (8 * i));
+}
+
+static void write_version(const char *path, uint8_t *buf, long n, uint32_t v)
+{
+    write_version_bytes(buf, n, v);
     write_bytes(path, buf, n);
 }
 
@@ -300,46 +320,68 @@ static bool all_zero(const int16_t *p, size_t n)
     return true;
 }
 
-START_TEST(test_eval_file_reads_versions_1_and_2)
+// The bytes of an older version's file made from a version 4 file of n bytes in buf: its
+// pattern tables of king state 0 and the sections after them (each older version is the newer
+// one less some sections, with a checksum of its own); returns the length.
+static long older_version(uint8_t *buf, long n, int version, const EvalWeights *w)
 {
-    // A version 2 file (round 2's layout: no material table) loads with the material table
-    // at 0; a version 1 file (round 1's: one table for both views, no king squares either)
-    // with its table in both views and the rest at 0; a version the engine does not know is
-    // refused.
+    long tables = 24 + 4 * (eval_param_count() + 1), one_state = (long)sizeof w->pattern[0];
+    long rest = n - tables - EVAL_KING_STATES * one_state; // king squares, material, checksum
+    memmove(buf + tables + one_state, buf + tables + EVAL_KING_STATES * one_state, (size_t)rest);
+    n = tables + one_state + rest; // version 3
+    if (version <= 2) {           // no material table: the checksum moves up
+        memmove(buf + n - 8 - (long)sizeof w->material, buf + n - 8, 8);
+        n -= (long)sizeof w->material;
+    }
+    if (version == 1) { // one view, no king squares
+        long cut = (long)sizeof w->pattern[0][1] + (long)sizeof w->king_square;
+        memmove(buf + n - 8 - cut, buf + n - 8, 8);
+        n -= cut;
+    }
+    write_version_bytes(buf, n, (uint32_t)version);
+    return n;
+}
+
+START_TEST(test_eval_file_reads_older_versions)
+{
+    // A version 3 file (round 3's layout: one set of pattern tables) loads with those tables in
+    // every king state; a version 2 file (round 2's: nor a material table) with the material
+    // table at 0 too; a version 1 file (round 1's: one table for both views, no king squares
+    // either) with its table in both views and the rest at 0; a version the engine does not
+    // know is refused.
     char path[256], old[256], err[EVAL_ERR_MAX];
-    temp_path(path, sizeof path, "v3.bin");
+    temp_path(path, sizeof path, "v4.bin");
     temp_path(old, sizeof old, "old.bin");
     EvalWeights *w = random_weights(8), *r = malloc(sizeof *r);
     ck_assert(r != NULL);
     ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
-    static uint8_t buf[1 << 20];
-    long n = file_bytes(path, buf, sizeof buf);
-    // Each older version is the start of the newer one (header, named weights, tables) and
-    // its own checksum.
-    long v2 = n - (long)sizeof w->material;
-    write_version(old, buf, v2, 2);
-    memset(r, 0x55, sizeof *r);
-    ck_assert_msg(eval_load_file(old, r, err, sizeof err), "%s", err);
-    ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
-    ck_assert(memcmp(r->pattern, w->pattern, sizeof w->pattern) == 0);
-    ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
-    ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
-    n = file_bytes(path, buf, sizeof buf);
-    long v1 = v2 - (long)sizeof w->pattern[1] - (long)sizeof w->king_square;
-    write_version(old, buf, v1, 1);
-    memset(r, 0x55, sizeof *r);
-    ck_assert_msg(eval_load_file(old, r, err, sizeof err), "%s", err);
-    ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
-    ck_assert(memcmp(r->pattern[0], w->pattern[0], sizeof w->pattern[0]) == 0);
-    ck_assert(memcmp(r->pattern[1], w->pattern[0], sizeof w->pattern[0]) == 0);
-    ck_assert(all_zero(&r->king_square[0][0][0], sizeof r->king_square / sizeof(int16_t)));
-    ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
-    // Version 4 (at version 3's size, its checksum good): refused, r unchanged.
+    static uint8_t buf[1 << 21];
+    for (int version = 3; version >= 1; version--) {
+        long n = older_version(buf, file_bytes(path, buf, sizeof buf), version, w);
+        write_bytes(old, buf, n);
+        memset(r, 0x55, sizeof *r);
+        ck_assert_msg(eval_load_file(old, r, err, sizeof err), "version %d: %s", version, err);
+        ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
+        for (int ks = 0; ks < EVAL_KING_STATES; ks++) {
+            ck_assert(memcmp(r->pattern[ks][0], w->pattern[0][0], sizeof w->pattern[0][0]) == 0);
+            ck_assert(memcmp(r->pattern[ks][1], w->pattern[0][version == 1 ? 0 : 1],
+                             sizeof w->pattern[0][1]) == 0);
+        }
+        if (version >= 2)
+            ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
+        else
+            ck_assert(all_zero(&r->king_square[0][0][0], sizeof r->king_square / sizeof(int16_t)));
+        if (version >= 3)
+            ck_assert(memcmp(r->material, w->material, sizeof w->material) == 0);
+        else
+            ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
+    }
+    // Version 5 (at version 4's size, its checksum good): refused, r unchanged.
     EvalWeights *keep = malloc(sizeof *keep);
     ck_assert(keep != NULL);
     memcpy(keep, r, sizeof *r);
-    n = file_bytes(path, buf, sizeof buf);
-    write_version(old, buf, n, 4);
+    long n = file_bytes(path, buf, sizeof buf);
+    write_version(old, buf, n, 5);
     ck_assert(!eval_load_file(old, r, err, sizeof err));
     ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
     ck_assert(memcmp(keep, r, sizeof *r) == 0);
@@ -373,7 +415,8 @@ START_TEST(test_eval_views_learn_tempo)
     // with a table of its own for each view it is not.
     EvalWeights *w = random_weights(13);
     TempoCtx same = {.w = w};
-    memcpy(w->pattern[1], w->pattern[0], sizeof w->pattern[0]);
+    for (int ks = 0; ks < EVAL_KING_STATES; ks++)
+        memcpy(w->pattern[ks][1], w->pattern[ks][0], sizeof w->pattern[ks][0]);
     memcpy(w->king_square[1], w->king_square[0], sizeof w->king_square[0]);
     for (int own = 0; own < 13 * 13; own++)
         for (int enemy = 0; enemy <= own; enemy++) {
@@ -429,7 +472,7 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
     ck_assert(w != NULL);
     ck_assert_msg(eval_load_file(path, w, err, sizeof err), "%s", err);
     ck_assert_msg(eval_save_file(again, w, err, sizeof err), "%s", err);
-    static uint8_t a[1 << 20], b[1 << 20];
+    static uint8_t a[1 << 21], b[1 << 21];
     long na = file_bytes(path, a, sizeof a), nb = file_bytes(again, b, sizeof b);
     ck_assert_int_eq(na, nb);
     ck_assert(memcmp(a, b, (size_t)na) == 0);
@@ -537,12 +580,7 @@ START_TEST(test_trainer_writes_the_handset_weights)
     ck_assert_int_eq(w->params.man, 100);
     ck_assert_int_eq(w->params.king, 250);
     ck_assert_int_eq(w->params.runaway[6], 80);
-    size_t nonzero = 0;
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int st = 0; st < EVAL_WINDOW_STATES; st++)
-                nonzero += w->pattern[v][k][st][0] != 0 || w->pattern[v][k][st][1] != 0;
-    ck_assert_uint_eq(nonzero, 0);
+    ck_assert(all_zero(&w->pattern[0][0][0][0][0], sizeof w->pattern / sizeof(int16_t)));
     // Not the built-in (trained) weights.
     ck_assert(memcmp(&w->params, &EVAL_BUILTIN.params, sizeof w->params) != 0);
     unlink(path);
@@ -559,7 +597,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
     tcase_add_test(tc, test_eval_features_reproduce_eval);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
-    tcase_add_test(tc, test_eval_file_reads_versions_1_and_2);
+    tcase_add_test(tc, test_eval_file_reads_older_versions);
     tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
     tcase_add_test(tc, test_trainer_step_decays);

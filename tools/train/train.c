@@ -34,7 +34,9 @@
 enum {
     FILES_MAX = 64,
     THREADS_MAX = 64,
-    NP = EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // pattern weights
+    // pattern weights: the tables of king state 0, then for each other king state what its
+    // tables add to those (so that L2 pulls a rare king state toward the common tables)
+    NP = EVAL_KING_STATES * EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2,
     NK = EVAL_VIEWS * SQUARE_COUNT * 2,                       // king-square weights
     NM = EVAL_MATERIAL_STATES,                                // material weights
     // every weight: named first, then patterns, king squares, material
@@ -46,6 +48,7 @@ typedef struct Row {
     int16_t base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS], enemy[EVAL_WINDOWS];
     uint32_t kings_own, kings_enemy;
+    uint8_t king_state[EVAL_VIEWS];
     uint16_t material;
     uint8_t phase;
     float result; // 0 loss, 0.5 draw, 1 win for the side to move
@@ -96,12 +99,13 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-// Index in Model.w of a pattern weight (view 0: the side to move's tables, 1: the opponent's).
-static size_t pat_at(int view, int window, int state, int phase)
+// Index in Model.w of a pattern weight (view 0: the side to move's tables, 1: the opponent's)
+// of king state ks: for ks 0 the weight itself, for the others what it adds to king state 0's.
+static size_t pat_at(int ks, int view, int window, int state, int phase)
 {
+    size_t table = (size_t)ks * EVAL_VIEWS + (size_t)view;
     return EVAL_PARAMS_MAX +
-           (((size_t)view * EVAL_WINDOWS + (size_t)window) * EVAL_WINDOW_STATES + (size_t)state) *
-               2 +
+           ((table * EVAL_WINDOWS + (size_t)window) * EVAL_WINDOW_STATES + (size_t)state) * 2 +
            (size_t)phase;
 }
 
@@ -174,6 +178,7 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
         memcpy(r.enemy, ft.enemy, sizeof r.enemy);
         r.kings_own = ft.kings_own;
         r.kings_enemy = ft.kings_enemy;
+        memcpy(r.king_state, ft.king_state, sizeof r.king_state);
         r.phase = (uint8_t)ft.phase;
         r.material = (uint16_t)ft.material;
         r.result = (float)(result + 1) / 2.0f;
@@ -198,9 +203,19 @@ static double model_eval(const Model *m, const Row *r)
     for (int i = 0; i < m->nnamed; i++)
         s += w[i] * r->base[i];
     double ph = r->phase / (double)EVAL_PHASE_MAX, opening = 0, ending = 0;
+    int ko = r->king_state[0], ke = r->king_state[1], ev = m->enemy_view;
     for (int k = 0; k < EVAL_WINDOWS; k++) {
-        opening += w[pat_at(0, k, r->own[k], 0)] - w[pat_at(m->enemy_view, k, r->enemy[k], 0)];
-        ending += w[pat_at(0, k, r->own[k], 1)] - w[pat_at(m->enemy_view, k, r->enemy[k], 1)];
+        size_t a = pat_at(0, 0, k, r->own[k], 0), e = pat_at(0, ev, k, r->enemy[k], 0);
+        opening += w[a] - w[e];
+        ending += w[a + 1] - w[e + 1];
+        if (ko) {
+            a = pat_at(ko, 0, k, r->own[k], 0);
+            opening += w[a], ending += w[a + 1];
+        }
+        if (ke) {
+            e = pat_at(ke, ev, k, r->enemy[k], 0);
+            opening -= w[e], ending -= w[e + 1];
+        }
     }
     for (uint32_t q = r->kings_own; q; q &= q - 1) {
         opening += w[king_at(0, __builtin_ctz(q), 0)];
@@ -246,11 +261,19 @@ static void *run_job(void *arg)
         for (int q = 0; q < m->nnamed; q++)
             grad[q] += g * r->base[q];
         double ph = r->phase / (double)EVAL_PHASE_MAX, go = g * ph, ge = g * (1.0 - ph);
+        int ko = r->king_state[0], ke = r->king_state[1], ev = m->enemy_view;
         for (int k = 0; k < EVAL_WINDOWS; k++) {
-            grad[pat_at(0, k, r->own[k], 0)] += go;
-            grad[pat_at(m->enemy_view, k, r->enemy[k], 0)] -= go;
-            grad[pat_at(0, k, r->own[k], 1)] += ge;
-            grad[pat_at(m->enemy_view, k, r->enemy[k], 1)] -= ge;
+            size_t a = pat_at(0, 0, k, r->own[k], 0), e = pat_at(0, ev, k, r->enemy[k], 0);
+            grad[a] += go, grad[a + 1] += ge;
+            grad[e] -= go, grad[e + 1] -= ge;
+            if (ko) {
+                a = pat_at(ko, 0, k, r->own[k], 0);
+                grad[a] += go, grad[a + 1] += ge;
+            }
+            if (ke) {
+                e = pat_at(ke, ev, k, r->enemy[k], 0);
+                grad[e] -= go, grad[e + 1] -= ge;
+            }
         }
         for (uint32_t q = r->kings_own; q; q &= q - 1) {
             grad[king_at(0, __builtin_ctz(q), 0)] += go;
@@ -344,11 +367,13 @@ static void model_from(Model *m, const EvalWeights *w)
     m->nnamed = eval_param_count();
     for (int i = 0; i < m->nnamed; i++)
         m->w[i] = eval_param(w, i);
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                for (int p = 0; p < 2; p++)
-                    m->w[pat_at(v, k, s, p)] = w->pattern[v][k][s][p];
+    for (int ks = 0; ks < EVAL_KING_STATES; ks++)
+        for (int v = 0; v < EVAL_VIEWS; v++)
+            for (int k = 0; k < EVAL_WINDOWS; k++)
+                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                    for (int p = 0; p < 2; p++)
+                        m->w[pat_at(ks, v, k, s, p)] =
+                            w->pattern[ks][v][k][s][p] - (ks ? w->pattern[0][v][k][s][p] : 0);
     for (int v = 0; v < EVAL_VIEWS; v++)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
@@ -369,10 +394,13 @@ static void model_to(const Model *m, EvalWeights *w)
         *eval_param_ref(w, i) = (int)lround(m->w[i]);
     for (int v = 0; v < EVAL_VIEWS; v++) {
         int from = m->enemy_view == 0 ? 0 : v; // --one-view: view 0 for both
-        for (int k = 0; k < EVAL_WINDOWS; k++)
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                for (int p = 0; p < 2; p++)
-                    w->pattern[v][k][s][p] = to_i16(m->w[pat_at(from, k, s, p)]);
+        for (int ks = 0; ks < EVAL_KING_STATES; ks++)
+            for (int k = 0; k < EVAL_WINDOWS; k++)
+                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
+                    for (int p = 0; p < 2; p++)
+                        w->pattern[ks][v][k][s][p] =
+                            to_i16(m->w[pat_at(0, from, k, s, p)] +
+                                   (ks ? m->w[pat_at(ks, from, k, s, p)] : 0));
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
                 w->king_square[v][s][p] = to_i16(m->w[king_at(from, s, p)]);
@@ -399,14 +427,19 @@ static bool write_c(const char *path, const EvalWeights *w, const char *how)
         fprintf(f, "            .%s = %d,\n", eval_param_name(i), eval_param(w, i));
     fprintf(f, "            .draw_divisor = %d,\n        },\n    .pattern =\n        {\n",
             w->params.draw_divisor);
-    for (int v = 0; v < EVAL_VIEWS; v++) {
+    for (int ks = 0; ks < EVAL_KING_STATES; ks++) {
         fprintf(f, "            {\n");
-        for (int k = 0; k < EVAL_WINDOWS; k++) {
+        for (int v = 0; v < EVAL_VIEWS; v++) {
             fprintf(f, "                {\n");
-            for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                fprintf(f, "%s{%d, %d},%s", s % 8 == 0 ? "                    " : "",
-                        w->pattern[v][k][s][0], w->pattern[v][k][s][1],
-                        s % 8 == 7 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
+            for (int k = 0; k < EVAL_WINDOWS; k++) {
+                fprintf(f, "                    {\n");
+                for (int s = 0; s < EVAL_WINDOW_STATES; s++) {
+                    const int16_t *x = w->pattern[ks][v][k][s];
+                    fprintf(f, "%s{%d, %d},%s", s % 12 == 0 ? "                        " : "",
+                            x[0], x[1], s % 12 == 11 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
+                }
+                fprintf(f, "                    },\n");
+            }
             fprintf(f, "                },\n");
         }
         fprintf(f, "            },\n");
