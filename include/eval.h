@@ -89,8 +89,9 @@ int *eval_param_ref(EvalWeights *w, int i);
 
 // What the evaluation of b is made of, for the trainer: eval = sum over tunable weights i of
 // weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 of
-// king state king_state[0] minus those of state enemy[k] in view 1 of king_state[1], plus the king-square weights of the squares of
-// kings_own in view 0 minus those of kings_enemy in view 1, blended as
+// king state king_state[0] minus those of state enemy[k] in view 1 of king_state[1], plus the
+// king-square weights of the squares of kings_own in view 0 minus those of kings_enemy in
+// view 1, blended as
 // (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX, plus the material
 // weight of index material; then divided by draw_divisor when drawish.
 typedef struct EvalFeatures {
