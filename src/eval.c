@@ -5,6 +5,9 @@
 #include "eval.h"
 
 #include <errno.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -58,33 +61,35 @@ int eval_param(const EvalWeights *w, int i)
 }
 
 // Masks and tables built once: the forward cone of each square for each side, central
-// squares, and the window index of each 9-bit chunk of a bitboard.
+// squares, and the squares of each window.
 static Bitboard cone[2][BIT_COUNT];    // by bit, so the loop over men needs no square lookup
 static Bitboard rank_mask[2][8];        // [side][rank counted from that side]
 static Bitboard center_mask, edge_mask, back_rank[2], diagonal_mask;
-// Ranks 2k and 2k+1 are bits 9k..9k+8 of the padded layout (bit 9k+4 a ghost). A window with
-// its corner at file 2x and rank 2y covers the chunks y and y+1: window_part[x][half][chunk]
-// is the base-3 index of the men of that chunk inside the window, each counted as digit 1.
-static uint16_t window_part[3][2][512];
+// The eight dark squares of window k as padded bits. In the padded layout a bit's index grows
+// with the rank and, within a rank, with the file: the order of a window's base-3 digits
+// (digit 2 * rank-in-window + k for the k-th dark square of that rank from the left). So the
+// men of a window, gathered in bit order, are the binary digits of its index, and base3 maps
+// those eight bits to the base-3 number with the same digits.
+static Bitboard window_mask[EVAL_WINDOWS];
+static uint8_t window_bit[EVAL_WINDOWS][8]; // the same bits in order, for machines without pext
+static uint16_t base3[256];
 static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
 
 static void build_windows(void)
 {
-    static const int pow3[8] = {1, 3, 9, 27, 81, 243, 729, 2187};
-    for (int x = 0; x < 3; x++)
-        for (int half = 0; half < 2; half++)
-            for (int c = 0; c < 512; c++) {
-                int idx = 0;
-                for (int j = 0; j < 9; j++) {
-                    if (j == 4 || !(c & (1 << j)))
-                        continue;
-                    int odd = j > 4, file = odd ? 2 * (j - 5) + 1 : 2 * j;
-                    int rel = half * 2 + odd, dx = file - 2 * x;
-                    if (dx >= 0 && dx < 4)
-                        idx += pow3[rel * 2 + (dx >> 1)];
+    for (int i = 0; i < 256; i++)
+        for (int j = 7, p = 0; j >= 0; j--) // Horner's rule from the highest digit
+            base3[i] = (uint16_t)(p = 3 * p + ((i >> j) & 1));
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        int cx = 2 * (k % 3), cy = 2 * (k / 3), n = 0; // corners at files and ranks 0, 2, 4
+        for (int y = cy; y < cy + 4; y++)
+            for (int x = cx; x < cx + 4; x++)
+                if ((x + y) % 2 == 0) { // a dark square (a1 is dark)
+                    Bitboard bb = g_square_bb[tables_square_at(x, y)];
+                    window_mask[k] |= bb;
+                    window_bit[k][n++] = (uint8_t)bb_lsb(bb);
                 }
-                window_part[x][half][c] = (uint16_t)idx;
-            }
+    }
 }
 
 static void build_masks(void)
@@ -129,21 +134,25 @@ static Bitboard turn_around(Bitboard b)
     return b >> 28;
 }
 
+// The men of b on the squares of window k, gathered in bit order.
+static inline unsigned window_bits(Bitboard b, int k)
+{
+#ifdef __BMI2__
+    return (unsigned)_pext_u64(b, window_mask[k]);
+#else
+    unsigned v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (unsigned)((b >> window_bit[k][i]) & 1) << i;
+    return v;
+#endif
+}
+
 // The window states of a side whose men are `own` and whose opponent's are `enemy`, both seen
 // from that side (its men moving up).
 static void window_states(Bitboard own, Bitboard enemy, uint16_t out[EVAL_WINDOWS])
 {
-    unsigned co[4], ce[4];
-    for (int k = 0; k < 4; k++) {
-        co[k] = (unsigned)(own >> (9 * k)) & 0x1FF;
-        ce[k] = (unsigned)(enemy >> (9 * k)) & 0x1FF;
-    }
-    for (int y = 0; y < 3; y++)
-        for (int x = 0; x < 3; x++) {
-            int a = window_part[x][0][co[y]] + window_part[x][1][co[y + 1]];
-            int e = window_part[x][0][ce[y]] + window_part[x][1][ce[y + 1]];
-            out[y * 3 + x] = (uint16_t)(a + 2 * e);
-        }
+    for (int k = 0; k < EVAL_WINDOWS; k++)
+        out[k] = (uint16_t)(base3[window_bits(own, k)] + 2 * base3[window_bits(enemy, k)]);
 }
 
 static int quiet_moves(const Board *b, Side s, int *king_moves)
