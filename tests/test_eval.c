@@ -557,10 +557,16 @@ START_TEST(test_trainer_holds_out_whole_blocks)
     ck_assert_uint_le(counts[1][1], 200);
     ck_assert_uint_ge(counts[1][1], 200 - counts[1][2]);
     ck_assert_uint_ne(counts[0][1], counts[1][1]); // by key: about 1 in 20 of every game's
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s --data %s --holdout-block x >/dev/null 2>&1", train, data);
-    int rc = system(cmd);
-    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+    // A count that is not one is refused with the usage (exit 2), a negative one too (read
+    // as unsigned, it would wrap to a huge count).
+    static const char *const bad[] = {"--holdout-block x", "--holdout-block -1",
+                                      "--batch -5", "--max-positions -1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s --data %s %s >/dev/null 2>&1", train, data, bad[i]);
+        int rc = system(cmd);
+        ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "%s: not refused", bad[i]);
+    }
 }
 END_TEST
 
