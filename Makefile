@@ -120,14 +120,16 @@ egdb: damka-egdb
 damka-datagen: $(BUILD)/damka-datagen FORCE
 	cp $< $@
 
-$(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o $(LIB)
+$(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
+                       $(BUILD)/datagen/args.o $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
 damka-train: $(BUILD)/damka-train FORCE
 	cp $< $@
 
-$(BUILD)/damka-train: $(BUILD)/train/train.o $(BUILD)/datagen/record.o $(LIB)
+$(BUILD)/damka-train: $(BUILD)/train/train.o $(BUILD)/datagen/record.o $(BUILD)/datagen/args.o \
+                     $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/train/%.o: tools/train/%.c
@@ -263,9 +265,10 @@ egdb-test-set:
 	build/release/damka-egdb --pieces 4 --dir $(EGDB_TEST_DIR) --verify
 
 test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
-          $(BUILD)/damka-train $(FAKE_ENGINES) egdb-test-set
+          $(BUILD)/damka-train $(BUILD)/damka-datagen $(FAKE_ENGINES) egdb-test-set
 	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
-	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
+	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train DAMKA_DATAGEN=$(CURDIR)/$(BUILD)/damka-datagen \
+	    TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
 	    EGDB_DIR=$(EGDB_TEST_DIR) $(BUILD)/check_damka
 

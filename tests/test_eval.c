@@ -570,6 +570,26 @@ START_TEST(test_trainer_holds_out_whole_blocks)
 }
 END_TEST
 
+// damka-datagen refuses a node budget that is not a count (a negative one would wrap to a
+// search without end) with its usage, before it writes anything.
+START_TEST(test_datagen_refuses_bad_counts)
+{
+    const char *datagen = getenv("DAMKA_DATAGEN");
+    ck_assert_msg(datagen != NULL, "DAMKA_DATAGEN is set by make test");
+    char path[256];
+    temp_path(path, sizeof path, "datagen.bin");
+    static const char *const bad[] = {"--nodes -5", "--nodes x", "--nodes 0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s --out %s --games 1 %s >/dev/null 2>&1", datagen, path,
+                 bad[i]);
+        int rc = system(cmd);
+        ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "%s: not refused", bad[i]);
+        ck_assert_msg(access(path, F_OK) != 0, "%s: %s written", bad[i], path);
+    }
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -609,6 +629,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_trainer_step_decays);
     tcase_add_test(tc, test_trainer_holds_out_whole_blocks);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
+    tcase_add_test(tc, test_datagen_refuses_bad_counts);
     suite_add_tcase(s, tc);
     return s;
 }

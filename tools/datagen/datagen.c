@@ -19,12 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "engine.h"
 #include "record.h"
 
 enum {
     GAME_PLIES_MAX = 400,  // a game this long is scored a draw
     OPENINGS_MAX = 4096,
+    OPENING_LINE = 256, // an opening's line, as read from the file
     THREADS_MAX = 64,
     SEEN_LOG2 = 27,        // 128 M slots (1 GB): room for ~60 M distinct positions
 };
@@ -38,7 +40,7 @@ typedef struct Config {
     uint64_t seed;
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
-    char openings[OPENINGS_MAX][128];
+    char openings[OPENINGS_MAX][OPENING_LINE];
     int nopenings;
 } Config;
 
@@ -99,7 +101,7 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
     Config *c = sh->cfg;
     char err[ENGINE_ERR_MAX];
     const char *opening = c->openings[g % c->nopenings];
-    char line[128], *words[16];
+    char line[OPENING_LINE], *words[16];
     snprintf(line, sizeof line, "%s", opening);
     int nw = 0;
     for (char *save = NULL, *t = strtok_r(line, " ", &save); t && nw < 16;
@@ -230,7 +232,7 @@ static bool load_openings(Config *c, const char *path)
         f = fopen(found, "r");
     if (!f)
         return false;
-    char line[256];
+    char line[OPENING_LINE];
     while (c->nopenings < OPENINGS_MAX && fgets(line, sizeof line, f)) {
         char *hash = strchr(line, '#');
         if (hash)
@@ -278,7 +280,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--threads") == 0)
             c.threads = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--nodes") == 0)
-            c.nodes = strtoull(v, &end, 10);
+            c.nodes = args_count(v, &end);
         else if (strcmp(argv[i], "--jitter") == 0)
             c.jitter = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--random-plies") == 0)

@@ -18,7 +18,6 @@
 // Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
 // and as the C source of the built-in weights (--c-out, src/eval_weights.c). --handset-out
 // writes the hand-set weights the first round of data was played with (make datagen ROUND=1).
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "board.h"
 #include "engine.h"
 #include "eval.h"
@@ -476,19 +476,6 @@ static void usage(void)
             "   or: damka-train --handset-out WEIGHTS (the hand-set weights of round 1)\n");
 }
 
-// A count: as strtoull, but a minus sign (which strtoull would wrap to a huge count) leaves
-// *end on it, so that the argument is refused.
-static size_t parse_count(const char *v, char **end)
-{
-    while (isspace((unsigned char)*v))
-        v++;
-    if (*v == '-') {
-        *end = (char *)v;
-        return 0;
-    }
-    return strtoull(v, end, 10);
-}
-
 static bool parse_args(int argc, char **argv, Config *c)
 {
     for (int i = 1; i < argc; i++) {
@@ -521,11 +508,11 @@ static bool parse_args(int argc, char **argv, Config *c)
         else if (strcmp(a, "--threads") == 0)
             c->threads = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--batch") == 0)
-            c->batch = parse_count(v, &end);
+            c->batch = args_count(v, &end);
         else if (strcmp(a, "--holdout-block") == 0)
-            c->holdout_block = parse_count(v, &end);
+            c->holdout_block = args_count(v, &end);
         else if (strcmp(a, "--max-positions") == 0)
-            c->max_positions = parse_count(v, &end);
+            c->max_positions = args_count(v, &end);
         else if (strcmp(a, "--lambda") == 0)
             c->lambda = strtod(v, &end);
         else if (strcmp(a, "--k") == 0)
