@@ -197,34 +197,47 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
+// One phased term of a row: the opening weight at w[at], the ending one at w[at + 1], added
+// (sign 1) or taken away (sign -1). The evaluation and its gradient walk the same list.
+typedef struct Term {
+    size_t at;
+    int sign;
+} Term;
+
+enum { TERMS_MAX = EVAL_WINDOWS * 4 + SQUARE_COUNT };
+
+static int row_terms(const Model *m, const Row *r, Term *t)
+{
+    int n = 0, ko = r->king_state[0], ke = r->king_state[1], ev = m->enemy_view;
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
+        t[n++] = (Term){pat_at(0, 0, k, r->own[k], 0), 1};
+        t[n++] = (Term){pat_at(0, ev, k, r->enemy[k], 0), -1};
+        if (ko)
+            t[n++] = (Term){pat_at(ko, 0, k, r->own[k], 0), 1};
+        if (ke)
+            t[n++] = (Term){pat_at(ke, ev, k, r->enemy[k], 0), -1};
+    }
+    for (uint32_t q = r->kings_own; q; q &= q - 1)
+        t[n++] = (Term){king_at(0, __builtin_ctz(q), 0), 1};
+    for (uint32_t q = r->kings_enemy; q; q &= q - 1)
+        t[n++] = (Term){king_at(ev, __builtin_ctz(q), 0), -1};
+    return n;
+}
+
+static double row_phase(const Row *r) { return r->phase / (double)EVAL_PHASE_MAX; }
+
 static double model_eval(const Model *m, const Row *r)
 {
     const double *w = m->w;
     double s = 0;
     for (int i = 0; i < m->nnamed; i++)
         s += w[i] * r->base[i];
-    double ph = r->phase / (double)EVAL_PHASE_MAX, opening = 0, ending = 0;
-    int ko = r->king_state[0], ke = r->king_state[1], ev = m->enemy_view;
-    for (int k = 0; k < EVAL_WINDOWS; k++) {
-        size_t a = pat_at(0, 0, k, r->own[k], 0), e = pat_at(0, ev, k, r->enemy[k], 0);
-        opening += w[a] - w[e];
-        ending += w[a + 1] - w[e + 1];
-        if (ko) {
-            a = pat_at(ko, 0, k, r->own[k], 0);
-            opening += w[a], ending += w[a + 1];
-        }
-        if (ke) {
-            e = pat_at(ke, ev, k, r->enemy[k], 0);
-            opening -= w[e], ending -= w[e + 1];
-        }
-    }
-    for (uint32_t q = r->kings_own; q; q &= q - 1) {
-        opening += w[king_at(0, __builtin_ctz(q), 0)];
-        ending += w[king_at(0, __builtin_ctz(q), 1)];
-    }
-    for (uint32_t q = r->kings_enemy; q; q &= q - 1) {
-        opening -= w[king_at(m->enemy_view, __builtin_ctz(q), 0)];
-        ending -= w[king_at(m->enemy_view, __builtin_ctz(q), 1)];
+    Term t[TERMS_MAX];
+    int n = row_terms(m, r, t);
+    double ph = row_phase(r), opening = 0, ending = 0;
+    for (int i = 0; i < n; i++) {
+        opening += t[i].sign * w[t[i].at];
+        ending += t[i].sign * w[t[i].at + 1];
     }
     return s + opening * ph + ending * (1.0 - ph) + w[material_at(r->material)];
 }
@@ -261,28 +274,12 @@ static void *run_job(void *arg)
         double g = (p - t) / j->k; // d loss / d eval
         for (int q = 0; q < m->nnamed; q++)
             grad[q] += g * r->base[q];
-        double ph = r->phase / (double)EVAL_PHASE_MAX, go = g * ph, ge = g * (1.0 - ph);
-        int ko = r->king_state[0], ke = r->king_state[1], ev = m->enemy_view;
-        for (int k = 0; k < EVAL_WINDOWS; k++) {
-            size_t a = pat_at(0, 0, k, r->own[k], 0), e = pat_at(0, ev, k, r->enemy[k], 0);
-            grad[a] += go, grad[a + 1] += ge;
-            grad[e] -= go, grad[e + 1] -= ge;
-            if (ko) {
-                a = pat_at(ko, 0, k, r->own[k], 0);
-                grad[a] += go, grad[a + 1] += ge;
-            }
-            if (ke) {
-                e = pat_at(ke, ev, k, r->enemy[k], 0);
-                grad[e] -= go, grad[e + 1] -= ge;
-            }
-        }
-        for (uint32_t q = r->kings_own; q; q &= q - 1) {
-            grad[king_at(0, __builtin_ctz(q), 0)] += go;
-            grad[king_at(0, __builtin_ctz(q), 1)] += ge;
-        }
-        for (uint32_t q = r->kings_enemy; q; q &= q - 1) {
-            grad[king_at(m->enemy_view, __builtin_ctz(q), 0)] -= go;
-            grad[king_at(m->enemy_view, __builtin_ctz(q), 1)] -= ge;
+        double go = g * row_phase(r), ge = g * (1.0 - row_phase(r));
+        Term terms[TERMS_MAX];
+        int n = row_terms(m, r, terms);
+        for (int q = 0; q < n; q++) {
+            grad[terms[q].at] += terms[q].sign * go;
+            grad[terms[q].at + 1] += terms[q].sign * ge;
         }
         grad[material_at(r->material)] += g;
     }
