@@ -149,6 +149,8 @@ DATA_GAMES  ?= 330000
 DATA_NODES  ?= 1000
 DATA_SEED   ?= $(ROUND)
 DATA_PLIES  ?= $(if $(filter 1,$(ROUND)),4,8)
+# 1: also keep the positions where only the side not to move can capture (round 10 on).
+DATA_THREATENED ?= 0
 TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --lr-final 0.03 --batch 16384 \
                --holdout-block 4096
 # The trainer reads the data of rounds TRAIN_FROM..ROUND.
@@ -164,7 +166,7 @@ datagen: damka-datagen damka-train
 	$(if $(filter 1,$(ROUND)),./damka-train --handset-out data/weights-handset.bin)
 	./damka-datagen --out data/round$(ROUND).bin --games $(DATA_GAMES) --threads 2 \
 	    --nodes $(DATA_NODES) --jitter 25 --random-plies $(DATA_PLIES) --seed $(DATA_SEED) \
-	    --eval-file $(EVAL_FILE)
+	    --eval-file $(EVAL_FILE) --threatened $(DATA_THREATENED)
 
 train: damka-train
 	./damka-train $(foreach r,$(shell seq $(TRAIN_FROM) $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \
@@ -236,7 +238,7 @@ $(BUILD)/bench.o: $(BUILD)/bench_positions.h
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools/match $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
+	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/datagen $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
 	    -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
 
 # A misbehaving engine for the match runner's tests.
@@ -244,7 +246,7 @@ $(BUILD)/fake/fake_engine: tests/fake/fake_engine.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
 
-$(BUILD)/check_damka: $(TEST_OBJ) $(MATCH_LIB) $(LIB)
+$(BUILD)/check_damka: $(TEST_OBJ) $(BUILD)/datagen/record.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 
 debug:

@@ -118,6 +118,8 @@ int engine_moves_of(const Board *b, MoveList *list);
 
 // True when neither side has a capture pending in b (a quiet position: training data).
 bool engine_is_quiet(const Board *b);
+// True when the side to move in b has a capture (the evaluation never scores such a position).
+bool engine_must_capture(const Board *b);
 
 // Perft of b (bulk: the last ply counted without being played).
 uint64_t engine_perft(const Board *b, int depth, bool bulk);

@@ -248,6 +248,8 @@ bool engine_is_quiet(const Board *b)
     return !movegen_has_capture(b) && !movegen_opponent_has_capture(b);
 }
 
+bool engine_must_capture(const Board *b) { return movegen_has_capture(b); }
+
 uint64_t engine_perft(const Board *b, int depth, bool bulk) { return movegen_perft(b, depth, bulk); }
 
 static void sleep_ms(int ms)

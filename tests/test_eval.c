@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "eval.h"
 #include "movegen.h"
+#include "record.h"
 #include "tables.h"
 #include "test_suites.h"
 
@@ -590,6 +591,59 @@ START_TEST(test_datagen_refuses_bad_counts)
 }
 END_TEST
 
+// damka-datagen keeps quiet positions only (no capture pending for either side), or with
+// --threatened 1 also those where only the side not to move can capture (the search scores
+// such positions statically at its leaves); never one where the side to move must capture.
+// Counts the records of each kind that a few short games write.
+static void datagen_kinds(const char *datagen, int threatened, long counts[2])
+{
+    char path[256], progress[300], cmd[1536];
+    temp_path(path, sizeof path, "threat.bin");
+    snprintf(progress, sizeof progress, "%s.progress", path);
+    unlink(path);
+    unlink(progress);
+    snprintf(cmd, sizeof cmd,
+             "%s --out %s --games 6 --threads 1 --nodes 300 --threatened %d "
+             "--openings %s/../../book/openings/4ply-balanced.txt >/dev/null 2>&1",
+             datagen, path, threatened, DATA_DIR);
+    ck_assert_int_eq(system(cmd), 0);
+    FILE *f = fopen(path, "rb");
+    ck_assert(f != NULL);
+    uint8_t rec[RECORD_BYTES];
+    counts[0] = counts[1] = 0;
+    while (fread(rec, 1, RECORD_BYTES, f) == RECORD_BYTES) {
+        Board b;
+        int result, score;
+        ck_assert(record_decode(rec, &b, &result, &score));
+        ck_assert(!movegen_has_capture(&b));
+        counts[movegen_opponent_has_capture(&b) ? 1 : 0]++;
+    }
+    fclose(f);
+    unlink(path);
+    unlink(progress);
+}
+
+START_TEST(test_datagen_keeps_threatened_positions_on_request)
+{
+    const char *datagen = getenv("DAMKA_DATAGEN");
+    ck_assert_msg(datagen != NULL, "DAMKA_DATAGEN is set by make test");
+    long quiet[2], threatened[2];
+    datagen_kinds(datagen, 0, quiet);
+    datagen_kinds(datagen, 1, threatened);
+    ck_assert_int_gt(quiet[0], 0);
+    ck_assert_int_eq(quiet[1], 0);
+    ck_assert_int_gt(threatened[1], 0);
+    ck_assert_int_eq(threatened[0], quiet[0]); // the same games, the same quiet positions
+    char cmd[1024], path[256];
+    temp_path(path, sizeof path, "threat2.bin");
+    snprintf(cmd, sizeof cmd, "%s --out %s --games 1 --threatened 2 >/dev/null 2>&1", datagen,
+             path);
+    int rc = system(cmd);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+    ck_assert(access(path, F_OK) != 0);
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -630,6 +684,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_trainer_holds_out_whole_blocks);
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     tcase_add_test(tc, test_datagen_refuses_bad_counts);
+    tcase_add_test(tc, test_datagen_keeps_threatened_positions_on_request);
     suite_add_tcase(s, tc);
     return s;
 }

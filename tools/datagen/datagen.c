@@ -3,8 +3,9 @@
 // thread. Each game starts from an opening of the shipped set (game g takes opening g mod n)
 // and a few random plies drawn from the game's own seed, then the engine plays both sides at a
 // node budget that varies by up to --jitter percent a move (from the same seed). Every quiet
-// position (no capture pending for either side) is kept with the search's score and, once the
-// game is over, its result; a position seen before (any game, any thread, any earlier run on
+// position (no capture pending for either side; with --threatened 1 also one where only the
+// side not to move has a capture, as the search's leaves often are) is kept with the search's
+// score and, once the game is over, its result; a position seen before (any game, any thread, any earlier run on
 // the same file) is not written again.
 //
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
@@ -37,6 +38,7 @@ typedef struct Config {
     uint64_t nodes;
     int random_plies;
     int jitter;            // percent the node budget of a move varies by
+    int threatened;        // 1: keep positions where only the opponent can capture, too
     uint64_t seed;
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
@@ -146,7 +148,8 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
         if (!res.has_best)
             break;
         const Board *b = engine_board(e);
-        if (engine_is_quiet(b) && nsamples < GAME_PLIES_MAX) {
+        bool keep = c->threatened ? !engine_must_capture(b) : engine_is_quiet(b);
+        if (keep && nsamples < GAME_PLIES_MAX) {
             int score = !engine_win_plies(res.score) ? res.score
                         : res.score > 0              ? RECORD_SCORE_CLAMP
                                                      : -RECORD_SCORE_CLAMP;
@@ -253,7 +256,7 @@ static void usage(void)
                     "[--nodes N (2000)]\n"
                     "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
                     "(openings/4ply-balanced.txt)]\n"
-                    "       [--eval-file WEIGHTS (the built-in ones)]\n");
+                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)]\n");
 }
 
 int main(int argc, char **argv)
@@ -285,6 +288,8 @@ int main(int argc, char **argv)
             c.jitter = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--random-plies") == 0)
             c.random_plies = (int)strtol(v, &end, 10);
+        else if (strcmp(argv[i], "--threatened") == 0)
+            c.threatened = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--seed") == 0)
             c.seed = strtoull(v, &end, 10);
         else {
@@ -297,7 +302,8 @@ int main(int argc, char **argv)
         }
     }
     if (!c.out || c.games < 1 || c.threads < 1 || c.threads > THREADS_MAX || c.nodes < 1 ||
-        c.random_plies < 0 || c.random_plies > 40 || c.jitter < 0 || c.jitter > 90) {
+        c.random_plies < 0 || c.random_plies > 40 || c.jitter < 0 || c.jitter > 90 ||
+        c.threatened < 0 || c.threatened > 1) {
         usage();
         return 2;
     }
