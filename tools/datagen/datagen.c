@@ -5,8 +5,8 @@
 // node budget that varies by up to --jitter percent a move (from the same seed). Every quiet
 // position (no capture pending for either side; with --threatened 1 also one where only the
 // side not to move has a capture, as the search's leaves often are) is kept with the search's
-// score and, once the game is over, its result; a position seen before (any game, any thread, any earlier run on
-// the same file) is not written again.
+// score and, once the game is over, its result; a position seen before (any game, any thread,
+// any earlier run on the same file) is not written again.
 //
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
