@@ -226,14 +226,13 @@ static int row_terms(const Model *m, const Row *r, Term *t)
 
 static double row_phase(const Row *r) { return r->phase / (double)EVAL_PHASE_MAX; }
 
-static double model_eval(const Model *m, const Row *r)
+// The model's evaluation of a row whose terms row_terms listed (t[0..n)).
+static double model_eval(const Model *m, const Row *r, const Term *t, int n)
 {
     const double *w = m->w;
     double s = 0;
     for (int i = 0; i < m->nnamed; i++)
         s += w[i] * r->base[i];
-    Term t[TERMS_MAX];
-    int n = row_terms(m, r, t);
     double ph = row_phase(r), opening = 0, ending = 0;
     for (int i = 0; i < n; i++) {
         opening += t[i].sign * w[t[i].at];
@@ -266,7 +265,9 @@ static void *run_job(void *arg)
     double loss = 0, *grad = j->grad;
     for (size_t i = j->from; i < j->to; i++) {
         const Row *r = &j->rows[i];
-        double p = sigmoid(model_eval(m, r) / j->k), t = target(j->cfg, r, j->k);
+        Term terms[TERMS_MAX];
+        int n = row_terms(m, r, terms);
+        double p = sigmoid(model_eval(m, r, terms, n) / j->k), t = target(j->cfg, r, j->k);
         double pc = p < 1e-12 ? 1e-12 : p > 1 - 1e-12 ? 1 - 1e-12 : p;
         loss -= t * log(pc) + (1 - t) * log(1 - pc);
         if (!grad)
@@ -274,9 +275,7 @@ static void *run_job(void *arg)
         double g = (p - t) / j->k; // d loss / d eval
         for (int q = 0; q < m->nnamed; q++)
             grad[q] += g * r->base[q];
-        double go = g * row_phase(r), ge = g * (1.0 - row_phase(r));
-        Term terms[TERMS_MAX];
-        int n = row_terms(m, r, terms);
+        double ph = row_phase(r), go = g * ph, ge = g * (1.0 - ph);
         for (int q = 0; q < n; q++) {
             grad[terms[q].at] += terms[q].sign * go;
             grad[terms[q].at + 1] += terms[q].sign * ge;
