@@ -238,8 +238,8 @@ $(BUILD)/bench.o: $(BUILD)/bench_positions.h
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/datagen $(CHECK_CFLAGS) -DDATA_DIR='"$(CURDIR)/tests/data"' \
-	    -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/datagen $(CHECK_CFLAGS) \
+	    -DDATA_DIR='"$(CURDIR)/tests/data"' -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
 
 # A misbehaving engine for the match runner's tests.
 $(BUILD)/fake/fake_engine: tests/fake/fake_engine.c $(LIB)
