@@ -31,4 +31,14 @@ static inline int bb_count(Bitboard b) { return __builtin_popcountll(b); }
 static inline int bb_lsb(Bitboard b) { return __builtin_ctzll(b); }
 static inline Bitboard bb_pop(Bitboard b) { return b & (b - 1); }
 
+// Squares king rays fill from `from` along d over empty squares (not including from). Rays
+// of different kings along one direction never overlap, so one fill serves several kings.
+static inline Bitboard bb_ray_fill(Bitboard from, int d, Bitboard empty)
+{
+    Bitboard acc = 0;
+    for (Bitboard r = bb_shift(from, d) & empty; r; r = bb_shift(r, d) & empty)
+        acc |= r;
+    return acc;
+}
+
 #endif

@@ -2,8 +2,9 @@
 // Static evaluation in hundredths of a man, from the side to move's point of view.
 //
 // The evaluation is linear in its weights, so that a trainer fits them by logistic regression:
-// - a few named terms (material, advancement, structure, mobility, runaway men, kings), each a
-//   weight times a count for the side to move minus the same count for the opponent;
+// - a few named terms (material, advancement, structure, mobility, runaway men, kings, pieces
+//   en prise), each a weight times a count for the side to move minus the same count for the
+//   opponent;
 // - pattern tables: the men on each of nine 4x4 windows of the board (corners at files and
 //   ranks 0, 2, 4; eight dark squares each: empty, own man or enemy man, 3^8 states) index a
 //   table of weights, an opening and an ending one blended by the number of men on the board.
@@ -60,6 +61,8 @@ typedef struct EvalParams {
     int runaway[8];       // a man with no enemy piece in its path to the last rank, by rank
     int king_diagonal;    // a king holding the long diagonal a1-h8 that the opponent does not
     int king_mobility;    // per square a king can reach
+    int hanging_man;      // a man the opponent could take on its first jump (when the side to
+    int hanging_king;     // move's: a threat it must answer) and a king likewise
     int draw_divisor;     // known drawn endings are divided by this
 } EvalParams;
 
@@ -111,16 +114,17 @@ void eval_features(const Board *b, EvalFeatures *f);
 // The index in EvalWeights.material of a balance (counts above 12 count as 12).
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (4), u32 number of named weights, u32
+// The weights file: 8 bytes "DAMKAEVW", u32 version (5), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
 // draw_divisor), the pattern tables as i16 ([king state][view][window][state][phase]), the
 // king-square tables as i16 ([view][square][phase]), the material table as i16, and u64
 // FNV-1a of all the bytes before it; little-endian. The layouts of earlier rounds are read
-// too, their pattern tables going to every king state: version 3 (one set of pattern tables),
+// too, their pattern tables going to every king state: version 4 (no hanging_man and
+// hanging_king: they are left at 0), version 3 (besides, one set of pattern tables),
 // version 2 (nor a material table: it is left at 0) and version 1 (one pattern table for both
 // views, no king squares: its table goes to both views, the rest is 0). Reading checks every
 // field, the size and the checksum; on failure it returns false with one line in err and
-// leaves *out unchanged. Saving writes version 4.
+// leaves *out unchanged. Saving writes version 5.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

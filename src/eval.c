@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Owns the static evaluation: its named terms (material, men's advancement and structure,
-// mobility, runaway men, kings on the long diagonal), the pattern tables of the board's 4x4
+// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the board's 4x4
 // windows, the king squares, the material table, known drawn endings, and the weights file.
 #include "eval.h"
 
@@ -19,12 +19,12 @@
 
 // The named weights, in the order of the trainer and the weights file, each with the term of
 // `eval` it belongs to.
-enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, TERM_COUNT };
-static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance",  "structure",
-                                                   "mobility", "runaway", "kings"};
+enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, T_THREATS, TERM_COUNT };
+static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance", "structure", "mobility",
+                                                   "runaway",  "kings",   "threats"};
 enum {
     F_MAN, F_KING, F_ADV1, F_ADV6 = F_ADV1 + 5, F_CENTER, F_EDGE, F_BACK, F_MOBILITY, F_RUN3,
-    F_RUN6 = F_RUN3 + 3, F_KING_DIAGONAL, F_KING_MOBILITY, F_COUNT
+    F_RUN6 = F_RUN3 + 3, F_KING_DIAGONAL, F_KING_MOBILITY, F_HANGING_MAN, F_HANGING_KING, F_COUNT
 };
 
 typedef struct NamedParam {
@@ -42,6 +42,7 @@ static const NamedParam PARAMS[F_COUNT] = {
     P(edge, T_STRUCTURE),       P(back_guard, T_STRUCTURE),   P(mobility, T_MOBILITY),
     PA(runaway, 3, T_RUNAWAY),  PA(runaway, 4, T_RUNAWAY),    PA(runaway, 5, T_RUNAWAY),
     PA(runaway, 6, T_RUNAWAY),  P(king_diagonal, T_KINGS),    P(king_mobility, T_KINGS),
+    P(hanging_man, T_THREATS),  P(hanging_king, T_THREATS),
 };
 #undef P
 #undef PA
@@ -206,6 +207,18 @@ static inline __attribute__((always_inline)) int side_terms(const EvalParams *p,
     TERM(F_KING_MOBILITY, p->king_mobility, king_moves);
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
         TERM(F_KING_DIAGONAL, p->king_diagonal, 1);
+    // Pieces en prise: those the opponent's men or kings could take on a first jump. Quiescence
+    // scores some positions where the side to move has to answer such a threat.
+    Bitboard empty = BB_VALID & ~(b->pieces[0] | b->pieces[1]);
+    Bitboard enemy_kings = enemy & b->kings, hit = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        Bitboard from = enemy_men | enemy_kings;
+        if (enemy_kings)
+            from |= bb_ray_fill(enemy_kings, d, empty);
+        hit |= bb_shift(from, d) & b->pieces[s] & bb_shift(empty, dir_reverse(d));
+    }
+    TERM(F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
+    TERM(F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
     return score;
 }
 #undef TERM
@@ -362,20 +375,22 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 4,
+    FILE_VERSION = 5,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
+    FILE_NAMED_V4 = F_COUNT - 1, // versions 1-4: neither hanging_man nor hanging_king
     FILE_HEADER = 8 + 4 * 4,
     FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
     FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
     FILE_MATERIAL = 2 * EVAL_MATERIAL_STATES,        // the bytes of the material table
     FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_KING_STATES * EVAL_VIEWS * FILE_TABLE +
                  FILE_KINGS + FILE_MATERIAL + 8,
+    FILE_BYTES_V4 = FILE_BYTES - 4 * (FILE_NAMED - FILE_NAMED_V4),
     // One set of pattern tables (no king states).
-    FILE_BYTES_V3 = FILE_BYTES - (EVAL_KING_STATES - 1) * EVAL_VIEWS * FILE_TABLE,
+    FILE_BYTES_V3 = FILE_BYTES_V4 - (EVAL_KING_STATES - 1) * EVAL_VIEWS * FILE_TABLE,
     // Nor a material table.
     FILE_BYTES_V2 = FILE_BYTES_V3 - FILE_MATERIAL,
     // One pattern table for both views, no king squares, no material table.
-    FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED + FILE_TABLE + 8,
+    FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED_V4 + FILE_TABLE + 8,
     PARAM_LIMIT = 100000,
 };
 static const char FILE_MAGIC[8] = {'D', 'A', 'M', 'K', 'A', 'E', 'V', 'W'};
@@ -459,7 +474,9 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
     size_t want = version == 1   ? FILE_BYTES_V1
                   : version == 2 ? FILE_BYTES_V2
                   : version == 3 ? FILE_BYTES_V3
+                  : version == 4 ? FILE_BYTES_V4
                                  : FILE_BYTES;
+    int named = version >= 5 ? FILE_NAMED : FILE_NAMED_V4;
     int views = version == 1 ? 1 : EVAL_VIEWS;
     int king_states = version >= 4 ? EVAL_KING_STATES : 1;
     const char *why = NULL;
@@ -471,7 +488,7 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
         why = "another version";
     else if (n != want)
         why = "wrong size (truncated, or another layout)";
-    else if (get_le(buf + 12, 4) != FILE_NAMED || get_le(buf + 16, 4) != EVAL_WINDOWS ||
+    else if (get_le(buf + 12, 4) != (uint64_t)named || get_le(buf + 16, 4) != EVAL_WINDOWS ||
              get_le(buf + 20, 4) != EVAL_WINDOW_STATES)
         why = "another layout of weights";
     else if (get_le(buf + want - 8, 8) != fnv1a(buf, want - 8))
@@ -479,11 +496,11 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
     if (!why) {
         memset(w, 0, sizeof *w);
         const uint8_t *p = buf + FILE_HEADER;
-        for (int i = 0; i < FILE_NAMED && !why; i++, p += 4) {
+        for (int i = 0; i < named && !why; i++, p += 4) {
             int v = (int)(int32_t)(uint32_t)get_le(p, 4);
             if (v < -PARAM_LIMIT || v > PARAM_LIMIT)
                 why = "a named weight out of range";
-            else if (i < F_COUNT)
+            else if (i < named - 1) // the named weights, then draw_divisor
                 *eval_param_ref(w, i) = v;
             else if (v < 1)
                 why = "draw_divisor must be at least 1";

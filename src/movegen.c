@@ -170,15 +170,6 @@ static bool man_jumps(CaptureGen *g, Bitboard sq, Bitboard captured)
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-// Squares a king ray fills from `from` along d over empty squares (not including from).
-static inline Bitboard ray_fill(Bitboard from, int d, Bitboard empty)
-{
-    Bitboard acc = 0;
-    for (Bitboard r = bb_shift(from, d) & empty; r; r = bb_shift(r, d) & empty)
-        acc |= r;
-    return acc;
-}
-
 // What one side's pieces see: computed once per position and shared by the capture test, the
 // capture generator and the quiet-move counter.
 typedef struct Scan {
@@ -208,11 +199,10 @@ static ALWAYS_INLINE bool scan_has_capture(const Scan *s)
 {
     if (s->man_jumpers || !s->kings)
         return s->man_jumpers != 0;
-    // Rays of different kings along one direction never overlap, so one fill serves them all.
     Bitboard hit = 0;
     _Pragma("GCC unroll 4")
     for (int d = 0; d < DIR_COUNT; d++) {
-        Bitboard reach = s->kings | ray_fill(s->kings, d, s->empty);
+        Bitboard reach = s->kings | bb_ray_fill(s->kings, d, s->empty);
         hit |= bb_shift(bb_shift(reach, d) & s->enemy, d) & s->empty;
     }
     return hit != 0;
@@ -322,7 +312,7 @@ static ALWAYS_INLINE int generate_side(const Board *b, MoveList *list, bool all_
     for (Bitboard k = s.kings; k; k = bb_pop(k))
         _Pragma("GCC unroll 4")
         for (int d = 0; d < DIR_COUNT; d++)
-            for (Bitboard t = ray_fill(k & -k, d, s.empty); t; t = bb_pop(t))
+            for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t; t = bb_pop(t))
                 add_quiet(list, k & -k, t & -t, false);
     return list->count;
 }
@@ -342,7 +332,7 @@ static ALWAYS_INLINE int count_side(const Board *b, Side us)
     if (s.kings)
         _Pragma("GCC unroll 4")
         for (int d = 0; d < DIR_COUNT; d++)
-            n += bb_count(ray_fill(s.kings, d, s.empty));
+            n += bb_count(bb_ray_fill(s.kings, d, s.empty));
     return n;
 }
 
@@ -416,7 +406,7 @@ static ALWAYS_INLINE uint64_t perft_bulk_side(const Board *b, int depth, Side us
     for (Bitboard k = s.kings; k; k = bb_pop(k))
         _Pragma("GCC unroll 4")
         for (int d = 0; d < DIR_COUNT; d++)
-            for (Bitboard t = ray_fill(k & -k, d, s.empty); t; t = bb_pop(t)) {
+            for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t; t = bb_pop(t)) {
                 Bitboard step = (k & -k) | (t & -t);
                 child.pieces[us] = s.own ^ step;
                 child.kings = b->kings ^ step;

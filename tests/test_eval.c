@@ -38,6 +38,8 @@ static EvalWeights *random_weights(uint64_t seed)
                 w->king_square[v][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
         w->material[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
+    w->params.hanging_man = -1 - (int)(test_rand(&seed) % 63); // 0 in weights before them
+    w->params.hanging_king = -1 - (int)(test_rand(&seed) % 63);
     return w;
 }
 
@@ -220,6 +222,41 @@ START_TEST(test_eval_features_reproduce_eval)
 }
 END_TEST
 
+static int param_index(const char *name)
+{
+    for (int i = 0; i < eval_param_count(); i++)
+        if (strcmp(eval_param_name(i), name) == 0)
+            return i;
+    ck_abort_msg("no named weight %s", name);
+    return -1;
+}
+
+START_TEST(test_eval_counts_pieces_en_prise)
+{
+    // White to move, no capture for it. Black's man d4 could take c3 (forward, b2 empty) and
+    // e5 (backward, f6 empty) and its king h6 the king f4 from afar (g5 and e3 empty); g3 is
+    // covered (f2 behind it). White's counts are 2 men and a king, Black's none; with Black to
+    // move the same counts from its side.
+    Board b;
+    test_fen("W:Wc3,e5,g3,f2,Kf4:Bd4,h4,Kh6", &b);
+    ck_assert(!movegen_has_capture(&b));
+    EvalFeatures f;
+    eval_features(&b, &f);
+    int man = param_index("hanging_man"), king = param_index("hanging_king");
+    ck_assert_int_eq(f.base[man], 2);
+    ck_assert_int_eq(f.base[king], 1);
+    test_fen("B:Wc3,e5,g3,f2,Kf4:Bd4,h4,Kh6", &b);
+    eval_features(&b, &f);
+    ck_assert_int_eq(f.base[man], -2);
+    ck_assert_int_eq(f.base[king], -1);
+    // Nothing en prise at the start.
+    board_start(&b);
+    eval_features(&b, &f);
+    ck_assert_int_eq(f.base[man], 0);
+    ck_assert_int_eq(f.base[king], 0);
+}
+END_TEST
+
 static void temp_path(char *buf, size_t len, const char *what)
 {
     snprintf(buf, len, "/tmp/damka-test-%ld-%s", (long)getpid(), what);
@@ -321,12 +358,22 @@ static bool all_zero(const int16_t *p, size_t n)
     return true;
 }
 
-// The bytes of an older version's file made from a version 4 file of n bytes in buf: its
+// The bytes of an older version's file made from a version 5 file of n bytes in buf: its
+// named weights less the last two (hanging_man, hanging_king) and, before version 4, its
 // pattern tables of king state 0 and the sections after them (each older version is the newer
 // one less some sections, with a checksum of its own); returns the length.
 static long older_version(uint8_t *buf, long n, int version, const EvalWeights *w)
 {
-    long tables = 24 + 4 * (eval_param_count() + 1), one_state = (long)sizeof w->pattern[0];
+    long named_end = 24 + 4 * eval_param_count(); // where version 5's draw_divisor starts
+    memmove(buf + named_end - 8, buf + named_end, (size_t)(n - named_end));
+    n -= 8; // version 4, its count of named weights (with draw_divisor) two less
+    for (int i = 0, named = eval_param_count() - 1; i < 4; i++)
+        buf[12 + i] = (uint8_t)(named >> (8 * i));
+    if (version == 4) {
+        write_version_bytes(buf, n, 4);
+        return n;
+    }
+    long tables = named_end - 8 + 4, one_state = (long)sizeof w->pattern[0];
     long rest = n - tables - EVAL_KING_STATES * one_state; // king squares, material, checksum
     memmove(buf + tables + one_state, buf + tables + EVAL_KING_STATES * one_state, (size_t)rest);
     n = tables + one_state + rest; // version 3
@@ -345,8 +392,9 @@ static long older_version(uint8_t *buf, long n, int version, const EvalWeights *
 
 START_TEST(test_eval_file_reads_older_versions)
 {
-    // A version 3 file (round 3's layout: one set of pattern tables) loads with those tables in
-    // every king state; a version 2 file (round 2's: nor a material table) with the material
+    // A version 4 file (round 7's layout: no hanging_man nor hanging_king) loads with those two
+    // at 0 and the rest as saved; a version 3 file (round 3's: one set of pattern tables) with
+    // its tables in every king state; a version 2 file (round 2's: nor a material table) with the material
     // table at 0 too; a version 1 file (round 1's: one table for both views, no king squares
     // either) with its table in both views and the rest at 0; a version the engine does not
     // know is refused.
@@ -357,12 +405,21 @@ START_TEST(test_eval_file_reads_older_versions)
     ck_assert(r != NULL);
     ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
     static uint8_t buf[1 << 21];
-    for (int version = 3; version >= 1; version--) {
+    EvalParams before5 = w->params; // what a file before version 5 holds of them
+    before5.hanging_man = before5.hanging_king = 0;
+    ck_assert(w->params.hanging_man != 0 || w->params.hanging_king != 0);
+    for (int version = 4; version >= 1; version--) {
         long n = older_version(buf, file_bytes(path, buf, sizeof buf), version, w);
         write_bytes(old, buf, n);
         memset(r, 0x55, sizeof *r);
         ck_assert_msg(eval_load_file(old, r, err, sizeof err), "version %d: %s", version, err);
-        ck_assert(memcmp(&r->params, &w->params, sizeof w->params) == 0);
+        ck_assert(memcmp(&r->params, &before5, sizeof before5) == 0);
+        if (version == 4) {
+            ck_assert(memcmp(r->pattern, w->pattern, sizeof w->pattern) == 0);
+            ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
+            ck_assert(memcmp(r->material, w->material, sizeof w->material) == 0);
+            continue;
+        }
         for (int ks = 0; ks < EVAL_KING_STATES; ks++) {
             ck_assert(memcmp(r->pattern[ks][0], w->pattern[0][0], sizeof w->pattern[0][0]) == 0);
             ck_assert(memcmp(r->pattern[ks][1], w->pattern[0][version == 1 ? 0 : 1],
@@ -377,12 +434,12 @@ START_TEST(test_eval_file_reads_older_versions)
         else
             ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
     }
-    // Version 5 (at version 4's size, its checksum good): refused, r unchanged.
+    // Version 6 (at version 5's size, its checksum good): refused, r unchanged.
     EvalWeights *keep = malloc(sizeof *keep);
     ck_assert(keep != NULL);
     memcpy(keep, r, sizeof *r);
     long n = file_bytes(path, buf, sizeof buf);
-    write_version(old, buf, n, 5);
+    write_version(old, buf, n, 6);
     ck_assert(!eval_load_file(old, r, err, sizeof err));
     ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
     ck_assert(memcmp(keep, r, sizeof *r) == 0);
@@ -670,6 +727,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_windows_match_squares);
     tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
     tcase_add_test(tc, test_eval_features_reproduce_eval);
+    tcase_add_test(tc, test_eval_counts_pieces_en_prise);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
     tcase_add_test(tc, test_eval_file_reads_older_versions);
     tcase_add_test(tc, test_eval_views_learn_tempo);
