@@ -208,7 +208,10 @@ static inline __attribute__((always_inline)) int side_terms(const EvalParams *p,
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
         TERM(F_KING_DIAGONAL, p->king_diagonal, 1);
     // Pieces en prise: those the opponent's men or kings could take on a first jump. Quiescence
-    // scores some positions where the side to move has to answer such a threat.
+    // scores some positions where the side to move has to answer such a threat. Not counted
+    // when both weights are 0 (the built-in weights) and nobody asks for the counts.
+    if (!counts && !(p->hanging_man | p->hanging_king))
+        return score;
     Bitboard empty = BB_VALID & ~(b->pieces[0] | b->pieces[1]);
     Bitboard enemy_kings = enemy & b->kings, hit = 0;
     for (int d = 0; d < DIR_COUNT; d++) {
