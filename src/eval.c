@@ -171,6 +171,21 @@ static int quiet_moves(const Board *b, Side s, int *king_moves)
     return n;
 }
 
+// The pieces of side s that the opponent's men or kings could take on a first jump. Quiescence
+// scores some positions where the side to move has to answer such a threat.
+static Bitboard en_prise(const Board *b, Side s)
+{
+    Bitboard enemy = b->pieces[side_flip(s)], empty = BB_VALID & ~(b->pieces[0] | b->pieces[1]);
+    Bitboard enemy_kings = enemy & b->kings, hit = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        Bitboard from = enemy;
+        if (enemy_kings)
+            from |= bb_ray_fill(enemy_kings, d, empty);
+        hit |= bb_shift(from, d) & b->pieces[s] & bb_shift(empty, dir_reverse(d));
+    }
+    return hit;
+}
+
 // The named terms of side s: returns their weighted sum, and when counts is not NULL adds each
 // count to it (for the trainer and `eval`). Inlined with counts NULL, the evaluation's own call
 // keeps no counts at all.
@@ -207,21 +222,13 @@ static inline __attribute__((always_inline)) int side_terms(const EvalParams *p,
     TERM(F_KING_MOBILITY, p->king_mobility, king_moves);
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
         TERM(F_KING_DIAGONAL, p->king_diagonal, 1);
-    // Pieces en prise: those the opponent's men or kings could take on a first jump. Quiescence
-    // scores some positions where the side to move has to answer such a threat. Not counted
-    // when both weights are 0 (the built-in weights) and nobody asks for the counts.
-    if (!counts && !(p->hanging_man | p->hanging_king))
-        return score;
-    Bitboard empty = BB_VALID & ~(b->pieces[0] | b->pieces[1]);
-    Bitboard enemy_kings = enemy & b->kings, hit = 0;
-    for (int d = 0; d < DIR_COUNT; d++) {
-        Bitboard from = enemy_men | enemy_kings;
-        if (enemy_kings)
-            from |= bb_ray_fill(enemy_kings, d, empty);
-        hit |= bb_shift(from, d) & b->pieces[s] & bb_shift(empty, dir_reverse(d));
+    // Pieces en prise. Not counted when both weights are 0 (the built-in weights) and nobody
+    // asks for the counts.
+    if (counts || p->hanging_man || p->hanging_king) {
+        Bitboard hit = en_prise(b, s);
+        TERM(F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
+        TERM(F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
     }
-    TERM(F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
-    TERM(F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
     return score;
 }
 #undef TERM
