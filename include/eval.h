@@ -22,11 +22,6 @@
 //   kings, the opponent's men and kings, 0 to 12 each), not blended by phase (the balance is
 //   its own phase): what a king is worth against men, or a third king against a lone king, is
 //   not one number times a count.
-// - king relations: for each king, a weight for each other piece by its square, its kind (a man
-//   or a king, of the king's side or the other) and the king's own square, opening and ending,
-//   in the two views, each side's squares read from its own side of the board: where a king
-//   stands against the men it stops, attacks or guards, and against the other kings. The
-//   windows see men only; this is how the model sees kings among them.
 // Known drawn endings (a lone king against one or two kings, or three when it holds the long
 // diagonal) are scaled toward 0 by draw_divisor, outside the linear part.
 //
@@ -49,9 +44,6 @@ enum {
     EVAL_MATERIAL_COUNT = 13,  // 0 to 12 men (or kings) of one side
     EVAL_MATERIAL_STATES = EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT *
                            EVAL_MATERIAL_COUNT,
-    EVAL_RELATION_KINDS = 4,   // the other piece: own man, enemy man, own king, enemy king
-    EVAL_RELATIONS = EVAL_VIEWS * EVAL_RELATION_KINDS * SQUARE_COUNT * SQUARE_COUNT,
-    EVAL_RELATIONS_MAX = 24 * 23, // king relations of one position at most (a king, another piece)
     EVAL_PARAMS_MAX = 32,
     EVAL_ERR_MAX = 256,
     EVAL_LIMIT = 20000,        // evaluations are clamped to +-EVAL_LIMIT, below every win score
@@ -81,9 +73,6 @@ typedef struct EvalWeights {
     int16_t king_square[EVAL_VIEWS][SQUARE_COUNT][2]; // [view][square][opening, ending]
     // [side to move's men][its kings][opponent's men][its kings], flattened: eval_material_index
     int16_t material[EVAL_MATERIAL_STATES];
-    // [view][kind of the other piece][king's square][other piece's square][opening, ending],
-    // flattened by eval_relations
-    int16_t king_relation[EVAL_RELATIONS][2];
 } EvalWeights;
 
 // The weights compiled into the engine.
@@ -105,7 +94,7 @@ int *eval_param_ref(EvalWeights *w, int i);
 // weight_i * base[i], plus for each window the pattern weights of state own[k] in view 0 of
 // king state king_state[0] minus those of state enemy[k] in view 1 of king_state[1], plus the
 // king-square weights of the squares of kings_own in view 0 minus those of kings_enemy in
-// view 1, plus the king-relation weights that eval_relations lists with their signs, blended as
+// view 1, blended as
 // (opening * phase + ending * (EVAL_PHASE_MAX - phase)) / EVAL_PHASE_MAX, plus the material
 // weight of index material; then divided by draw_divisor when drawish.
 typedef struct EvalFeatures {
@@ -114,7 +103,6 @@ typedef struct EvalFeatures {
     uint16_t enemy[EVAL_WINDOWS]; // the opponent's, read from its own side of the board
     uint32_t kings_own;           // squares of the side to move's kings (bit = square)
     uint32_t kings_enemy;         // the opponent's, read from its own side of the board
-    uint32_t men_own, men_enemy;  // the same for men, when there is a king on the board (else 0)
     uint8_t king_state[EVAL_VIEWS]; // of the side to move's windows, of the opponent's
     int phase;                    // men on the board, at most EVAL_PHASE_MAX
     int material;                 // index of the balance in EvalWeights.material
@@ -123,29 +111,20 @@ typedef struct EvalFeatures {
 
 void eval_features(const Board *b, EvalFeatures *f);
 
-// The king relations of a position whose pieces are as in f: writes the index in
-// EvalWeights.king_relation of each (king, other piece) pair to index[] and its sign to sign[]
-// (1: a king of the side to move, view 0; -1: the opponent's, view 1); returns how many (at
-// most EVAL_RELATIONS_MAX). The index of view v, kind c, king square k and other square q is
-// ((v * EVAL_RELATION_KINDS + c) * SQUARE_COUNT + k) * SQUARE_COUNT + q, squares read from the
-// king's side of the board.
-int eval_relations(const EvalFeatures *f, uint16_t *index, int8_t *sign);
-
 // The index in EvalWeights.material of a balance (counts above 12 count as 12).
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (6), u32 number of named weights, u32
+// The weights file: 8 bytes "DAMKAEVW", u32 version (5), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
 // draw_divisor), the pattern tables as i16 ([king state][view][window][state][phase]), the
-// king-square tables as i16 ([view][square][phase]), the material table as i16, the
-// king-relation table as i16 ([relation][phase]), and u64 FNV-1a of all the bytes before it;
-// little-endian. The layouts of earlier rounds are read too: version 5 (no king relations:
-// they are left at 0), and, their pattern tables going to every king state, version 4 (no
-// hanging_man and hanging_king: they are left at 0), version 3 (besides, one set of pattern
-// tables), version 2 (nor a material table: it is left at 0) and version 1 (one pattern table
-// for both views, no king squares: its table goes to both views, the rest is 0). Reading checks
-// every field, the size and the checksum; on failure it returns false with one line in err and
-// leaves *out unchanged. Saving writes version 6.
+// king-square tables as i16 ([view][square][phase]), the material table as i16, and u64
+// FNV-1a of all the bytes before it; little-endian. The layouts of earlier rounds are read
+// too, their pattern tables going to every king state: version 4 (no hanging_man and
+// hanging_king: they are left at 0), version 3 (besides, one set of pattern tables),
+// version 2 (nor a material table: it is left at 0) and version 1 (one pattern table for both
+// views, no king squares: its table goes to both views, the rest is 0). Reading checks every
+// field, the size and the checksum; on failure it returns false with one line in err and
+// leaves *out unchanged. Saving writes version 5.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 

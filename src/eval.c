@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Owns the static evaluation: its named terms (material, men's advancement and structure,
-// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the
-// board's 4x4 windows, the king squares, the material table, the king relations, known drawn
-// endings, and the weights file.
+// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the board's 4x4
+// windows, the king squares, the material table, known drawn endings, and the weights file.
 #include "eval.h"
 
 #include <errno.h>
@@ -252,49 +251,13 @@ static bool is_drawish(const Board *b)
     return false;
 }
 
-// The squares of the pieces of bitboard k, one bit a square.
-static uint32_t squares_of(Bitboard k)
+// The squares of the kings of bitboard k, one bit a square.
+static uint32_t king_squares(Bitboard k)
 {
     uint32_t out = 0;
     for (; k; k = bb_pop(k))
         out |= 1u << g_bit_square[bb_lsb(k)];
     return out;
-}
-
-// Squares read from the other side of the board: square s is square 31 - s there (square
-// (7 - y) * 4 + x / 2 turned around is y * 4 + (7 - x) / 2).
-static uint32_t turn_squares(uint32_t x)
-{
-    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-    return __builtin_bswap32(x);
-}
-_Static_assert(SQUARE_COUNT == 32, "a side's squares fit in 32 bits");
-
-int eval_relations(const EvalFeatures *f, uint16_t *index, int8_t *sign)
-{
-    int n = 0;
-    for (int v = 0; v < EVAL_VIEWS; v++) {
-        uint32_t kings = v ? f->kings_enemy : f->kings_own;
-        if (!kings)
-            continue;
-        // The other pieces by kind, read from the side of this view's kings.
-        const uint32_t other[EVAL_RELATION_KINDS] = {
-            v ? f->men_enemy : f->men_own, turn_squares(v ? f->men_own : f->men_enemy), kings,
-            turn_squares(v ? f->kings_own : f->kings_enemy)};
-        for (uint32_t k = kings; k; k &= k - 1) {
-            int at = __builtin_ctz(k);
-            for (int c = 0; c < EVAL_RELATION_KINDS; c++)
-                for (uint32_t q = other[c] & ~(1u << at); q; q &= q - 1) {
-                    index[n] = (uint16_t)(((v * EVAL_RELATION_KINDS + c) * SQUARE_COUNT + at) *
-                                              SQUARE_COUNT +
-                                          __builtin_ctz(q));
-                    sign[n++] = (int8_t)(v ? -1 : 1);
-                }
-        }
-    }
-    return n;
 }
 
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings)
@@ -320,17 +283,13 @@ static inline __attribute__((always_inline)) void pattern_features(const Board *
                         : eval_material_index(nbm, nbk, nwm, nwk);
     window_states(wm, bm, white ? f->own : f->enemy);
     window_states(turn_around(bm), turn_around(wm), white ? f->enemy : f->own);
-    uint32_t wk = 0, bk = 0, wms = 0, bms = 0; // each side's pieces seen from its own side
+    uint32_t wk = 0, bk = 0; // each side's kings seen from its own side
     if (b->kings) {
-        wk = squares_of(b->pieces[SIDE_WHITE] & b->kings);
-        bk = squares_of(turn_around(b->pieces[SIDE_BLACK] & b->kings));
-        wms = squares_of(wm);
-        bms = squares_of(turn_around(bm));
+        wk = king_squares(b->pieces[SIDE_WHITE] & b->kings);
+        bk = king_squares(turn_around(b->pieces[SIDE_BLACK] & b->kings));
     }
     f->kings_own = white ? wk : bk;
     f->kings_enemy = white ? bk : wk;
-    f->men_own = white ? wms : bms;
-    f->men_enemy = white ? bms : wms;
     int own_king = (white ? nwk : nbk) > 0, enemy_king = (white ? nbk : nwk) > 0;
     f->king_state[0] = (uint8_t)(own_king + 2 * enemy_king);
     f->king_state[1] = (uint8_t)(enemy_king + 2 * own_king);
@@ -352,25 +311,8 @@ void eval_features(const Board *b, EvalFeatures *f)
     pattern_features(b, f);
 }
 
-// The king relations' opening and ending sums.
-static void relation_sums(const EvalWeights *w, const EvalFeatures *f, int *opening, int *ending)
-{
-    uint16_t index[EVAL_RELATIONS_MAX];
-    int8_t sign[EVAL_RELATIONS_MAX];
-    int n = eval_relations(f, index, sign);
-    for (int i = 0; i < n; i++) {
-        const int16_t *v = w->king_relation[index[i]];
-        *opening += sign[i] * v[0], *ending += sign[i] * v[1];
-    }
-}
-
-static int blend(const EvalFeatures *f, int opening, int ending)
-{
-    return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX;
-}
-
-// The pattern part of the evaluation (before the draw scaling): windows, king squares and king
-// relations, blended by phase, and the material table.
+// The pattern part of the evaluation (before the draw scaling): windows and king squares,
+// blended by phase, and the material table.
 static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
 {
     int opening = 0, ending = 0;
@@ -388,9 +330,8 @@ static int pattern_score(const EvalWeights *w, const EvalFeatures *f)
         const int16_t *v = w->king_square[1][__builtin_ctz(k)];
         opening -= v[0], ending -= v[1];
     }
-    if (f->kings_own | f->kings_enemy)
-        relation_sums(w, f, &opening, &ending);
-    return blend(f, opening, ending) + w->material[f->material];
+    return (opening * f->phase + ending * (EVAL_PHASE_MAX - f->phase)) / EVAL_PHASE_MAX +
+           w->material[f->material];
 }
 
 static int scaled(const EvalWeights *w, const EvalFeatures *f, int total)
@@ -429,17 +370,12 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
     fprintf(out, "term        side-to-move  opponent  difference\n");
     for (int i = 0; i < TERM_COUNT; i++)
         fprintf(out, "%-11s %12d %9d %11d\n", TERM_NAMES[i], us[i], them[i], us[i] - them[i]);
-    int opening = 0, ending = 0;
-    relation_sums(w, &f, &opening, &ending);
-    int mat = w->material[f.material], rel = blend(&f, opening, ending);
-    int pat = pattern_score(w, &f) - mat - rel; // to the unit: blending is not quite linear
+    int mat = w->material[f.material], pat = pattern_score(w, &f) - mat;
     fprintf(out,
             "%-11s %12s %9s %11d (9 windows and king squares, 2 views, king states %d/%d; %d "
             "men: %d/%d opening)\n",
             "patterns", "", "", pat, f.king_state[0], f.king_state[1], f.phase, f.phase,
             EVAL_PHASE_MAX);
-    fprintf(out, "%-11s %12s %9s %11d (each king against each other piece, by their squares)\n",
-            "relations", "", "", rel);
     fprintf(out, "%-11s %12s %9s %11d (the table's weight of this balance of men and kings)\n",
             "balance", "", "", mat);
     fprintf(out, "drawn ending: %s\n", f.drawish ? "yes (scaled toward 0)" : "no");
@@ -449,18 +385,16 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 6,
+    FILE_VERSION = 5,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
     FILE_NAMED_V4 = F_COUNT - 1, // versions 1-4: neither hanging_man nor hanging_king
     FILE_HEADER = 8 + 4 * 4,
     FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
     FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
     FILE_MATERIAL = 2 * EVAL_MATERIAL_STATES,        // the bytes of the material table
-    FILE_RELATIONS = 2 * EVAL_RELATIONS * 2,         // the bytes of the king-relation table
     FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_KING_STATES * EVAL_VIEWS * FILE_TABLE +
-                 FILE_KINGS + FILE_MATERIAL + FILE_RELATIONS + 8,
-    FILE_BYTES_V5 = FILE_BYTES - FILE_RELATIONS, // no king relations
-    FILE_BYTES_V4 = FILE_BYTES_V5 - 4 * (FILE_NAMED - FILE_NAMED_V4),
+                 FILE_KINGS + FILE_MATERIAL + 8,
+    FILE_BYTES_V4 = FILE_BYTES - 4 * (FILE_NAMED - FILE_NAMED_V4),
     // One set of pattern tables (no king states).
     FILE_BYTES_V3 = FILE_BYTES_V4 - (EVAL_KING_STATES - 1) * EVAL_VIEWS * FILE_TABLE,
     // Nor a material table.
@@ -523,9 +457,6 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
                 put_le(p, (uint16_t)w->king_square[v][s][ph], 2);
     for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
         put_le(p, (uint16_t)w->material[i], 2);
-    for (int i = 0; i < EVAL_RELATIONS; i++)
-        for (int ph = 0; ph < 2; ph++, p += 2)
-            put_le(p, (uint16_t)w->king_relation[i][ph], 2);
     put_le(p, fnv1a(buf, (size_t)(p - buf)), 8);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
@@ -554,7 +485,6 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
                   : version == 2 ? FILE_BYTES_V2
                   : version == 3 ? FILE_BYTES_V3
                   : version == 4 ? FILE_BYTES_V4
-                  : version == 5 ? FILE_BYTES_V5
                                  : FILE_BYTES;
     int named = version >= 5 ? FILE_NAMED : FILE_NAMED_V4;
     int views = version == 1 ? 1 : EVAL_VIEWS;
@@ -605,10 +535,6 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
         if (version >= 3) // versions 1 and 2: no material table (left at 0)
             for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
                 w->material[i] = (int16_t)(uint16_t)get_le(p, 2);
-        if (version >= 6) // versions 1-5: no king relations (left at 0)
-            for (int i = 0; i < EVAL_RELATIONS; i++)
-                for (int ph = 0; ph < 2; ph++, p += 2)
-                    w->king_relation[i][ph] = (int16_t)(uint16_t)get_le(p, 2);
     }
     if (why)
         snprintf(err, errlen, "%s: %s", path, why);

@@ -38,9 +38,6 @@ static EvalWeights *random_weights(uint64_t seed)
                 w->king_square[v][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
         w->material[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
-    for (int i = 0; i < EVAL_RELATIONS; i++)
-        for (int p = 0; p < 2; p++)
-            w->king_relation[i][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     w->params.hanging_man = -1 - (int)(test_rand(&seed) % 63); // 0 in weights before them
     w->params.hanging_king = -1 - (int)(test_rand(&seed) % 63);
     return w;
@@ -94,37 +91,6 @@ static uint32_t reference_kings(const Board *b, Side s)
             out |= 1u << (s == SIDE_WHITE ? q : tables_square_at(7 - x, 7 - y));
     }
     return out;
-}
-
-// Square q read from side s's side of the board.
-static int seen_from(Side s, Square q)
-{
-    return s == SIDE_WHITE ? q : tables_square_at(7 - tables_file(q), 7 - tables_rank(q));
-}
-
-// The king relations of b under w, read square by square: for each king and each other piece,
-// the weight of the view of the king's side (0 if it is to move, else 1, taken away), the kind
-// of the other piece (its own man, an enemy man, its own king, an enemy king) and both squares
-// seen from the king's side.
-static void reference_relations(const Board *b, const EvalWeights *w, int *opening, int *ending)
-{
-    for (Square k = 0; k < SQUARE_COUNT; k++) {
-        int pk = board_piece_at(b, k); // 1 w, 2 b, 3 W, 4 B
-        if (pk < 3)
-            continue;
-        Side s = pk == 3 ? SIDE_WHITE : SIDE_BLACK;
-        int view = s == b->side ? 0 : 1;
-        for (Square q = 0; q < SQUARE_COUNT; q++) {
-            int p = board_piece_at(b, q);
-            if (q == k || p == 0)
-                continue;
-            bool king = p >= 3, own = (p == 1 || p == 3) == (s == SIDE_WHITE);
-            int kind = (king ? 2 : 0) + (own ? 0 : 1);
-            int at = ((view * 4 + kind) * 32 + seen_from(s, k)) * 32 + seen_from(s, q);
-            *opening += (view ? -1 : 1) * w->king_relation[at][0];
-            *ending += (view ? -1 : 1) * w->king_relation[at][1];
-        }
-    }
 }
 
 // The material index of b, counted square by square.
@@ -239,7 +205,6 @@ static bool check_linear(const Board *b, void *ctx)
         if (f.kings_enemy & (1u << q))
             opening -= c->w->king_square[1][q][0], ending -= c->w->king_square[1][q][1];
     }
-    reference_relations(b, c->w, &opening, &ending);
     int pattern = (opening * f.phase + ending * (EVAL_PHASE_MAX - f.phase)) / EVAL_PHASE_MAX +
                   c->w->material[f.material];
     int total = named + pattern;
@@ -393,20 +358,12 @@ static bool all_zero(const int16_t *p, size_t n)
     return true;
 }
 
-// The bytes of an older version's file made from a version 6 file of n bytes in buf: no
-// king-relation table (version 5), besides its named weights less the last two (hanging_man,
-// hanging_king; version 4) and, before version 4, its pattern tables of king state 0 and the
-// sections after them (each older version is the newer one less some sections, with a checksum
-// of its own); returns the length.
+// The bytes of an older version's file made from a version 5 file of n bytes in buf: its
+// named weights less the last two (hanging_man, hanging_king) and, before version 4, its
+// pattern tables of king state 0 and the sections after them (each older version is the newer
+// one less some sections, with a checksum of its own); returns the length.
 static long older_version(uint8_t *buf, long n, int version, const EvalWeights *w)
 {
-    long relations = (long)sizeof w->king_relation; // the last section: the checksum moves up
-    memmove(buf + n - 8 - relations, buf + n - 8, 8);
-    n -= relations;
-    if (version == 5) {
-        write_version_bytes(buf, n, 5);
-        return n;
-    }
     long named_end = 24 + 4 * eval_param_count(); // where version 5's draw_divisor starts
     memmove(buf + named_end - 8, buf + named_end, (size_t)(n - named_end));
     n -= 8; // version 4, its count of named weights (with draw_divisor) two less
@@ -435,15 +392,14 @@ static long older_version(uint8_t *buf, long n, int version, const EvalWeights *
 
 START_TEST(test_eval_file_reads_older_versions)
 {
-    // A version 5 file (no king relations) loads with them at 0 and the rest as saved; a
-    // version 4 file (round 7's layout: nor hanging_man nor hanging_king) with those two at 0
-    // too; a version 3 file (round 3's: one set of pattern tables) with
+    // A version 4 file (round 7's layout: no hanging_man nor hanging_king) loads with those two
+    // at 0 and the rest as saved; a version 3 file (round 3's: one set of pattern tables) with
     // its tables in every king state; a version 2 file (round 2's: nor a material table) with the material
     // table at 0 too; a version 1 file (round 1's: one table for both views, no king squares
     // either) with its table in both views and the rest at 0; a version the engine does not
     // know is refused.
     char path[256], old[256], err[EVAL_ERR_MAX];
-    temp_path(path, sizeof path, "v6.bin");
+    temp_path(path, sizeof path, "v4.bin");
     temp_path(old, sizeof old, "old.bin");
     EvalWeights *w = random_weights(8), *r = malloc(sizeof *r);
     ck_assert(r != NULL);
@@ -452,14 +408,13 @@ START_TEST(test_eval_file_reads_older_versions)
     EvalParams before5 = w->params; // what a file before version 5 holds of them
     before5.hanging_man = before5.hanging_king = 0;
     ck_assert(w->params.hanging_man != 0 || w->params.hanging_king != 0);
-    for (int version = 5; version >= 1; version--) {
+    for (int version = 4; version >= 1; version--) {
         long n = older_version(buf, file_bytes(path, buf, sizeof buf), version, w);
         write_bytes(old, buf, n);
         memset(r, 0x55, sizeof *r);
         ck_assert_msg(eval_load_file(old, r, err, sizeof err), "version %d: %s", version, err);
-        ck_assert(all_zero(&r->king_relation[0][0], sizeof r->king_relation / sizeof(int16_t)));
-        ck_assert(memcmp(&r->params, version == 5 ? &w->params : &before5, sizeof before5) == 0);
-        if (version >= 4) {
+        ck_assert(memcmp(&r->params, &before5, sizeof before5) == 0);
+        if (version == 4) {
             ck_assert(memcmp(r->pattern, w->pattern, sizeof w->pattern) == 0);
             ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
             ck_assert(memcmp(r->material, w->material, sizeof w->material) == 0);
@@ -479,12 +434,12 @@ START_TEST(test_eval_file_reads_older_versions)
         else
             ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
     }
-    // Version 7 (at version 6's size, its checksum good): refused, r unchanged.
+    // Version 6 (at version 5's size, its checksum good): refused, r unchanged.
     EvalWeights *keep = malloc(sizeof *keep);
     ck_assert(keep != NULL);
     memcpy(keep, r, sizeof *r);
     long n = file_bytes(path, buf, sizeof buf);
-    write_version(old, buf, n, 7);
+    write_version(old, buf, n, 6);
     ck_assert(!eval_load_file(old, r, err, sizeof err));
     ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
     ck_assert(memcmp(keep, r, sizeof *r) == 0);
@@ -512,17 +467,15 @@ static bool check_tempo(const Board *b, void *ctx)
 
 START_TEST(test_eval_views_learn_tempo)
 {
-    // With one table for both views (patterns, king squares, king relations) and a material
-    // table whose weight for a balance is minus that of the balance seen from the other side,
-    // the evaluation is exactly antisymmetric in the side to move (the move is worth nothing);
+    // With one table for both views (patterns and king squares) and a material table whose
+    // weight for a balance is minus that of the balance seen from the other side, the
+    // evaluation is exactly antisymmetric in the side to move (the move is worth nothing);
     // with a table of its own for each view it is not.
     EvalWeights *w = random_weights(13);
     TempoCtx same = {.w = w};
     for (int ks = 0; ks < EVAL_KING_STATES; ks++)
         memcpy(w->pattern[ks][1], w->pattern[ks][0], sizeof w->pattern[ks][0]);
     memcpy(w->king_square[1], w->king_square[0], sizeof w->king_square[0]);
-    memcpy(w->king_relation[EVAL_RELATIONS / 2], w->king_relation[0],
-           sizeof w->king_relation / 2);
     for (int own = 0; own < 13 * 13; own++)
         for (int enemy = 0; enemy <= own; enemy++) {
             int i = own * 13 * 13 + enemy, j = enemy * 13 * 13 + own;

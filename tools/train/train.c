@@ -4,10 +4,9 @@
 // regression: the prediction is sigmoid(eval / K), the target a blend of the game's result and
 // the search's score, lambda * result + (1 - lambda) * sigmoid(score / K), the loss their
 // cross-entropy; Adam on mini-batches, its step falling from --lr to --lr-final over the
-// epochs, with the table weights (patterns, king squares, material, king relations) decayed
-// toward 0 at every step (decoupled L2, as AdamW), the gradient of a batch summed on every
-// thread. One position in 20 (by its key) is held out, and the loss on both parts is printed
-// after every epoch.
+// epochs, with the table weights (patterns, king squares, material) decayed toward 0 at every
+// step (decoupled L2, as AdamW), the gradient of a batch summed on every thread. One position
+// in 20 (by its key) is held out, and the loss on both parts is printed after every epoch.
 // --holdout-block N holds out whole blocks of N consecutive records instead (one block in 20):
 // the generator writes each game's positions together, so the held-out positions then come
 // from games the training set has not seen, whose results it cannot have learned by heart (by
@@ -41,16 +40,15 @@ enum {
     NP = EVAL_KING_STATES * EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2,
     NK = EVAL_VIEWS * SQUARE_COUNT * 2,                       // king-square weights
     NM = EVAL_MATERIAL_STATES,                                // material weights
-    NR = EVAL_RELATIONS * 2,                                  // king-relation weights
-    // every weight: named first, then patterns, king squares, material, king relations
-    NW = EVAL_PARAMS_MAX + NP + NK + NM + NR,
+    // every weight: named first, then patterns, king squares, material
+    NW = EVAL_PARAMS_MAX + NP + NK + NM,
     HOLDOUT = 20,                               // one position in HOLDOUT is held out
 };
 
 typedef struct Row {
     int16_t base[EVAL_PARAMS_MAX];
     uint16_t own[EVAL_WINDOWS], enemy[EVAL_WINDOWS];
-    uint32_t kings_own, kings_enemy, men_own, men_enemy;
+    uint32_t kings_own, kings_enemy;
     uint8_t king_state[EVAL_VIEWS];
     uint16_t material;
     uint8_t phase;
@@ -125,12 +123,6 @@ static size_t material_at(int index)
     return EVAL_PARAMS_MAX + NP + NK + (size_t)index;
 }
 
-// Index in Model.w of a king-relation weight (index as eval_relations gives it).
-static size_t relation_at(int index, int phase)
-{
-    return EVAL_PARAMS_MAX + NP + NK + NM + (size_t)index * 2 + (size_t)phase;
-}
-
 static bool push_row(Data *d, const Row *r)
 {
     if (d->n == d->cap) {
@@ -187,8 +179,6 @@ static bool load(const char *path, Data *train, Data *valid, size_t max, size_t 
         memcpy(r.enemy, ft.enemy, sizeof r.enemy);
         r.kings_own = ft.kings_own;
         r.kings_enemy = ft.kings_enemy;
-        r.men_own = ft.men_own;
-        r.men_enemy = ft.men_enemy;
         memcpy(r.king_state, ft.king_state, sizeof r.king_state);
         r.phase = (uint8_t)ft.phase;
         r.material = (uint16_t)ft.material;
@@ -214,7 +204,7 @@ typedef struct Term {
     int sign;
 } Term;
 
-enum { TERMS_MAX = EVAL_WINDOWS * 4 + SQUARE_COUNT + EVAL_RELATIONS_MAX };
+enum { TERMS_MAX = EVAL_WINDOWS * 4 + SQUARE_COUNT };
 
 static int row_terms(const Model *m, const Row *r, Term *t)
 {
@@ -231,18 +221,6 @@ static int row_terms(const Model *m, const Row *r, Term *t)
         t[n++] = (Term){king_at(0, __builtin_ctz(q), 0), 1};
     for (uint32_t q = r->kings_enemy; q; q &= q - 1)
         t[n++] = (Term){king_at(ev, __builtin_ctz(q), 0), -1};
-    if (r->kings_own | r->kings_enemy) {
-        EvalFeatures f; // eval_relations reads these four fields only
-        f.kings_own = r->kings_own, f.kings_enemy = r->kings_enemy;
-        f.men_own = r->men_own, f.men_enemy = r->men_enemy;
-        uint16_t index[EVAL_RELATIONS_MAX];
-        int8_t sign[EVAL_RELATIONS_MAX];
-        int nr = eval_relations(&f, index, sign);
-        for (int i = 0; i < nr; i++) // --one-view: view 1's relations read view 0's weights
-            t[n++] = (Term){
-                relation_at(ev || sign[i] > 0 ? index[i] : index[i] - EVAL_RELATIONS / 2, 0),
-                sign[i]};
-    }
     return n;
 }
 
@@ -399,9 +377,6 @@ static void model_from(Model *m, const EvalWeights *w)
                 m->w[king_at(v, s, p)] = w->king_square[v][s][p];
     for (int i = 0; i < NM; i++)
         m->w[material_at(i)] = w->material[i];
-    for (int i = 0; i < EVAL_RELATIONS; i++)
-        for (int p = 0; p < 2; p++)
-            m->w[relation_at(i, p)] = w->king_relation[i][p];
 }
 
 static int16_t to_i16(double x)
@@ -429,11 +404,6 @@ static void model_to(const Model *m, EvalWeights *w)
     }
     for (int i = 0; i < NM; i++)
         w->material[i] = to_i16(m->w[material_at(i)]);
-    for (int i = 0; i < EVAL_RELATIONS; i++) { // --one-view: view 0's for both
-        int from = m->enemy_view == 0 && i >= EVAL_RELATIONS / 2 ? i - EVAL_RELATIONS / 2 : i;
-        for (int p = 0; p < 2; p++)
-            w->king_relation[i][p] = to_i16(m->w[relation_at(from, p)]);
-    }
 }
 
 static bool write_c(const char *path, const EvalWeights *w, const char *how)
@@ -483,10 +453,6 @@ static bool write_c(const char *path, const EvalWeights *w, const char *how)
     for (int i = 0; i < NM; i++)
         fprintf(f, "%s%d,%s", i % 16 == 0 ? "            " : "", w->material[i],
                 i % 16 == 15 || i == NM - 1 ? "\n" : " ");
-    fprintf(f, "        },\n    .king_relation =\n        {\n");
-    for (int i = 0; i < EVAL_RELATIONS; i++)
-        fprintf(f, "%s{%d, %d},%s", i % 8 == 0 ? "            " : "", w->king_relation[i][0],
-                w->king_relation[i][1], i % 8 == 7 || i == EVAL_RELATIONS - 1 ? "\n" : " ");
     fprintf(f, "        },\n};\n");
     return fclose(f) == 0;
 }
@@ -682,9 +648,9 @@ int main(int argc, char **argv)
     int used = 0;
     for (size_t q = EVAL_PARAMS_MAX; q < NW; q++)
         used += m.w[q] != 0;
-    printf("rounded weights: held-out loss %.6f; %d of %d pattern, king-square, material and "
-           "king-relation weights not 0\n",
-           mean_loss(&c, &m, &valid, k), used, NP + NK + NM + NR);
+    printf("rounded weights: held-out loss %.6f; %d of %d pattern, king-square and material "
+           "weights not 0\n",
+           mean_loss(&c, &m, &valid, k), used, NP + NK + NM);
     printf("named weights:");
     for (int i = 0; i < eval_param_count(); i++)
         printf(" %s=%d", eval_param_name(i), eval_param(weights, i));
