@@ -121,7 +121,7 @@ damka-datagen: $(BUILD)/damka-datagen FORCE
 	cp $< $@
 
 $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
-                       $(BUILD)/datagen/args.o $(LIB)
+                       $(BUILD)/datagen/args.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
@@ -138,7 +138,7 @@ $(BUILD)/train/%.o: tools/train/%.c
 
 $(BUILD)/datagen/%.o: tools/datagen/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
 
 # The evaluation's training pipeline (README, "Training the evaluation"): self-play data with
 # the engine as built (or with EVAL_FILE's weights), then the trainer, which writes the weights

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "eval.h"
 #include "movegen.h"
+#include "notation.h"
 #include "record.h"
 #include "tables.h"
 #include "test_suites.h"
@@ -695,6 +696,90 @@ START_TEST(test_datagen_keeps_threatened_positions_on_request)
 }
 END_TEST
 
+// damka-datagen --pdn replays finished games instead of playing: it writes each distinct quiet
+// position that a game reached before its last move, with that game's result for the side to
+// move, and skips a game without a result and one that does not read.
+static const char *const REPLAY_MOVES =
+    "1. g3-f4 d6-e5 2. f4xd6 e7xc5 3. c3-b4 d8-e7 4. b4xd6 c7xe5 5. h2-g3 h6-g5 "
+    "6. g3-h4 e5-f4 7. a3-b4 b6-a5 8. b4-c5 e7-d6 9. c5xe7 f8xd6 10. b2-c3 a7-b6 "
+    "11. a1-b2 g7-h6 12. b2-a3 f4-g3 13. c3-b4 a5xc3 14. d2xb4 b8-c7 15. b4-a5 g3-h2 "
+    "16. c1-d2 b6-c5 17. d2-c3 d6-e5 18. c3-b4 c7-d6 19. e1-d2 h8-g7 20. a5-b6 c5xa7 "
+    "21. b4-c5 d6xb4 22. a3xc5 e5-d4 23. c5-d6 g5-f4 24. e3xg5xe7 a7-b6 25. e7-f8 "
+    "g7-f6 26. d6-c7 b6xd8 27. f8-d6 h6-g5 28. d2-e3 d4-c3 29. e3-f4 g5xe3 "
+    "30. f2xd4xb2 d8-e7 31. d6xf8 f6-e5 32. b2-c3 e5-f4 33. c3-d4 f4-e3 34. d4xf2";
+
+START_TEST(test_datagen_replays_pdn_games)
+{
+    const char *datagen = getenv("DAMKA_DATAGEN");
+    ck_assert_msg(datagen != NULL, "DAMKA_DATAGEN is set by make test");
+    char pdn[256], path[256], progress[300], cmd[1024];
+    temp_path(pdn, sizeof pdn, "replay.pdn");
+    temp_path(path, sizeof path, "replay.bin");
+    snprintf(progress, sizeof progress, "%s.progress", path);
+    unlink(path);
+    unlink(progress);
+    FILE *f = fopen(pdn, "w");
+    ck_assert(f != NULL);
+    fprintf(f, "[GameType \"25\"]\n[Result \"*\"]\n\n1. c3-d4 *\n\n");
+    fprintf(f, "[GameType \"25\"]\n[Result \"1-0\"]\n\n1. c3-d4 d4-e5 1-0\n\n");
+    fprintf(f, "[GameType \"25\"]\n[Result \"1-0\"]\n\n%s 1-0\n", REPLAY_MOVES);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --pdn %s --out %s --threads 1 --nodes 300 2>&1", datagen, pdn,
+             path);
+    FILE *out = popen(cmd, "r");
+    ck_assert(out != NULL);
+    char text[2048];
+    size_t len = fread(text, 1, sizeof text - 1, out);
+    text[len] = '\0';
+    ck_assert_msg(pclose(out) == 0, "%s", text);
+    ck_assert_msg(strstr(text, "1 games to replay") && strstr(text, "2 without a result"), "%s",
+                  text);
+
+    // The quiet positions before each move of the game, as the test replays it.
+    Key keys[128];
+    int nkeys = 0;
+    Board b;
+    board_start(&b);
+    char moves[2048];
+    snprintf(moves, sizeof moves, "%s", REPLAY_MOVES);
+    for (char *save = NULL, *w = strtok_r(moves, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (strchr(w, '.'))
+            continue; // a move number
+        bool seen = false;
+        for (int i = 0; i < nkeys; i++)
+            seen |= keys[i] == b.key;
+        if (!seen && !movegen_has_capture(&b) && !movegen_opponent_has_capture(&b))
+            keys[nkeys++] = b.key;
+        Move m;
+        char why[128];
+        ck_assert_msg(notation_parse_move(&b, w, MOVE_FMT_ALG, &m, why, sizeof why), "%s", w);
+        board_play(&b, &m);
+    }
+    ck_assert_int_gt(nkeys, 10);
+
+    f = fopen(path, "rb");
+    ck_assert(f != NULL);
+    uint8_t rec[RECORD_BYTES];
+    int nrecords = 0;
+    while (fread(rec, 1, RECORD_BYTES, f) == RECORD_BYTES) {
+        Board r;
+        int result, score;
+        ck_assert(record_decode(rec, &r, &result, &score));
+        ck_assert_int_eq(result, r.side == SIDE_WHITE ? 1 : -1); // White won
+        bool found = false;
+        for (int i = 0; i < nkeys; i++)
+            found |= keys[i] == r.key;
+        ck_assert_msg(found, "record %d is not a quiet position of the game", nrecords);
+        nrecords++;
+    }
+    fclose(f);
+    ck_assert_int_eq(nrecords, nkeys);
+    unlink(pdn);
+    unlink(path);
+    unlink(progress);
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -737,6 +822,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_trainer_writes_the_handset_weights);
     tcase_add_test(tc, test_datagen_refuses_bad_arguments);
     tcase_add_test(tc, test_datagen_keeps_threatened_positions_on_request);
+    tcase_add_test(tc, test_datagen_replays_pdn_games);
     suite_add_tcase(s, tc);
     return s;
 }

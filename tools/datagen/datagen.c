@@ -8,6 +8,12 @@
 // score and, once the game is over, its result; a position seen before (any game, any thread,
 // any earlier run on the same file) is not written again.
 //
+// With --pdn FILE the games are not played but read: each game of FILE (a PDN of finished
+// games, such as damka-match writes) is replayed move by move, every quiet position of it is
+// searched at the node budget for its score, and the result is the game's (games without a
+// result are skipped). So positions and results can come from play at longer controls than
+// the labels' searches.
+//
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
 // read back into the set of positions seen, and the next game is the one after.
@@ -22,6 +28,7 @@
 
 #include "args.h"
 #include "engine.h"
+#include "match.h"
 #include "record.h"
 
 enum {
@@ -42,12 +49,27 @@ typedef struct Config {
     uint64_t seed;
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
+    const char *pdn;       // games to replay instead of playing (NULL: self-play)
+    bool games_given;      // --games was set (with --pdn, the default is every game)
     char openings[OPENINGS_MAX][OPENING_LINE];
     int nopenings;
 } Config;
 
+// The games of --pdn: game g starts at starts[g], plays nmoves[g] moves from moves +
+// first[g], and ended results[g] (+1 White won, -1 Black won, 0 draw).
+typedef struct PdnSet {
+    Board *starts;
+    Move *moves;
+    size_t *first;
+    int *nmoves;
+    int8_t *results;
+    long count;
+    long skipped; // games without a result, or that did not read
+} PdnSet;
+
 typedef struct Shared {
     Config *cfg;
+    PdnSet pdn;
     _Atomic long next_game;
     _Atomic long games_done;
     _Atomic uint64_t written;
@@ -97,10 +119,98 @@ typedef struct Sample {
     int score;
 } Sample;
 
+// Searches the engine's position at the node budget, which varies by up to --jitter percent a
+// move (drawn from the game's seed, *rng): two games from the same start part ways instead of
+// replaying each other. False when the search gave no move.
+static bool search_position(const Config *c, Engine *e, uint64_t *rng, EngineResult *res)
+{
+    EngineGo go;
+    memset(&go, 0, sizeof go);
+    *rng = mix(*rng);
+    int64_t spread = (int64_t)c->nodes * c->jitter / 100;
+    int64_t offset = spread ? (int64_t)(*rng % (uint64_t)(2 * spread + 1)) - spread : 0;
+    go.nodes = (uint64_t)((int64_t)c->nodes + offset);
+    go.analysis = true; // no instant single-move replies: every position gets a score
+    if (!engine_go(e, &go, NULL, NULL, NULL))
+        return false;
+    engine_wait(e);
+    engine_result(e, res);
+    return res->has_best;
+}
+
+// Whether b is one of the positions kept: quiet, or with --threatened 1 without a capture for
+// the side to move.
+static bool is_kept(const Config *c, const Board *b)
+{
+    return c->threatened ? !engine_must_capture(b) : engine_is_quiet(b);
+}
+
+// Keeps the engine's position with the search's score if it is one of the positions kept.
+static void keep_sample(const Config *c, const Engine *e, const EngineResult *res,
+                        Sample *samples, int *nsamples)
+{
+    const Board *b = engine_board(e);
+    if (!is_kept(c, b) || *nsamples >= GAME_PLIES_MAX)
+        return;
+    int score = !engine_win_plies(res->score) ? res->score
+                : res->score > 0              ? RECORD_SCORE_CLAMP
+                                              : -RECORD_SCORE_CLAMP;
+    samples[*nsamples].board = *b;
+    samples[(*nsamples)++].score = score;
+}
+
+// Writes a game's samples that were not seen before, with its result.
+static void write_samples(Shared *sh, const Sample *samples, int nsamples, int result_white)
+{
+    uint8_t rec[RECORD_BYTES];
+    pthread_mutex_lock(&sh->out_mu);
+    for (int i = 0; i < nsamples; i++) {
+        const Board *b = &samples[i].board;
+        if (!first_time(sh, b->key)) {
+            atomic_fetch_add(&sh->duplicates, 1);
+            continue;
+        }
+        int res = b->side == SIDE_WHITE ? result_white : -result_white;
+        record_encode(b, res, samples[i].score, rec);
+        fwrite(rec, 1, RECORD_BYTES, sh->out);
+        atomic_fetch_add(&sh->written, 1);
+    }
+    pthread_mutex_unlock(&sh->out_mu);
+}
+
+// Replays game g of --pdn and writes its quiet positions, scored by the search.
+static void replay_game(Shared *sh, Engine *e, long g, Sample *samples)
+{
+    const PdnSet *p = &sh->pdn;
+    char fen[256], err[ENGINE_ERR_MAX];
+    notation_fen(&p->starts[g], fen, sizeof fen);
+    engine_new_game(e);
+    if (!engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err))
+        return;
+    uint64_t rng = mix(sh->cfg->seed * 1000003u + (uint64_t)g);
+    int nsamples = 0;
+    const Move *moves = p->moves + p->first[g];
+    for (int ply = 0; ply < p->nmoves[g]; ply++) {
+        EngineResult res;
+        if (is_kept(sh->cfg, engine_board(e)) && nsamples < GAME_PLIES_MAX) {
+            if (!search_position(sh->cfg, e, &rng, &res))
+                break;
+            keep_sample(sh->cfg, e, &res, samples, &nsamples);
+        }
+        if (!engine_play(e, &moves[ply]))
+            break;
+    }
+    write_samples(sh, samples, nsamples, p->results[g]);
+}
+
 // Plays game g and writes its quiet positions that were not seen before.
 static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
 {
     Config *c = sh->cfg;
+    if (c->pdn) {
+        replay_game(sh, e, g, samples);
+        return;
+    }
     char err[ENGINE_ERR_MAX];
     const char *opening = c->openings[g % c->nopenings];
     char line[OPENING_LINE], *words[16];
@@ -131,48 +241,14 @@ static void play_game(Shared *sh, Engine *e, long g, Sample *samples)
         }
         if (r != GAME_ONGOING || ply >= GAME_PLIES_MAX)
             break;
-        EngineGo go;
-        memset(&go, 0, sizeof go);
-        // Each move's budget varies around --nodes by up to --jitter percent, drawn from the
-        // game's seed: two games from the same start part ways instead of replaying each other.
-        rng = mix(rng);
-        int64_t spread = (int64_t)c->nodes * c->jitter / 100;
-        int64_t offset = spread ? (int64_t)(rng % (uint64_t)(2 * spread + 1)) - spread : 0;
-        go.nodes = (uint64_t)((int64_t)c->nodes + offset);
-        go.analysis = true; // no instant single-move replies: every position gets a score
-        if (!engine_go(e, &go, NULL, NULL, NULL))
-            break;
-        engine_wait(e);
         EngineResult res;
-        engine_result(e, &res);
-        if (!res.has_best)
+        if (!search_position(c, e, &rng, &res))
             break;
-        const Board *b = engine_board(e);
-        bool keep = c->threatened ? !engine_must_capture(b) : engine_is_quiet(b);
-        if (keep && nsamples < GAME_PLIES_MAX) {
-            int score = !engine_win_plies(res.score) ? res.score
-                        : res.score > 0              ? RECORD_SCORE_CLAMP
-                                                     : -RECORD_SCORE_CLAMP;
-            samples[nsamples].board = *b;
-            samples[nsamples++].score = score;
-        }
+        keep_sample(c, e, &res, samples, &nsamples);
         if (!engine_play(e, &res.best))
             break;
     }
-    uint8_t rec[RECORD_BYTES];
-    pthread_mutex_lock(&sh->out_mu);
-    for (int i = 0; i < nsamples; i++) {
-        const Board *b = &samples[i].board;
-        if (!first_time(sh, b->key)) {
-            atomic_fetch_add(&sh->duplicates, 1);
-            continue;
-        }
-        int res = b->side == SIDE_WHITE ? result_white : -result_white;
-        record_encode(b, res, samples[i].score, rec);
-        fwrite(rec, 1, RECORD_BYTES, sh->out);
-        atomic_fetch_add(&sh->written, 1);
-    }
-    pthread_mutex_unlock(&sh->out_mu);
+    write_samples(sh, samples, nsamples, result_white);
 }
 
 static void write_progress(Shared *sh)
@@ -250,13 +326,105 @@ static bool load_openings(Config *c, const char *path)
     return c->nopenings > 0;
 }
 
+// The result of a PDN game for White (+1, 0, -1), or 2 when it has none.
+static int pdn_result(const char *r)
+{
+    if (strcmp(r, "1-0") == 0 || strcmp(r, "2-0") == 0)
+        return 1;
+    if (strcmp(r, "0-1") == 0 || strcmp(r, "0-2") == 0)
+        return -1;
+    if (strcmp(r, "1/2-1/2") == 0 || strcmp(r, "1-1") == 0)
+        return 0;
+    return 2;
+}
+
+// Reads the games of a PDN file into p. False (with a message) when the file cannot be read
+// or holds no game with a result; games that do not read are counted and skipped.
+static bool load_pdn(PdnSet *p, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "damka-datagen: cannot read %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap + 1);
+    for (size_t n; text && (n = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += n;
+        if (len == cap) {
+            char *t = realloc(text, 2 * cap + 1);
+            if (!t) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = t, cap *= 2;
+        }
+    }
+    fclose(f);
+    PdnGame *g = malloc(sizeof *g);
+    if (!text || !g) {
+        fprintf(stderr, "damka-datagen: out of memory reading %s\n", path);
+        free(text);
+        free(g);
+        return false;
+    }
+    text[len] = '\0';
+    long gcap = 0;
+    size_t mcap = 0, mlen = 0, pos = 0;
+    char err[160];
+    bool ok = true;
+    for (int r; ok && (r = pdn_read(text, &pos, g, err, sizeof err)) != 0;) {
+        int result = r > 0 ? pdn_result(g->result) : 2;
+        if (result == 2) {
+            p->skipped++;
+            continue;
+        }
+        if (p->count == gcap) {
+            gcap = gcap ? 2 * gcap : 1024;
+            Board *s = realloc(p->starts, (size_t)gcap * sizeof *s);
+            p->starts = s ? s : p->starts;
+            size_t *fi = realloc(p->first, (size_t)gcap * sizeof *fi);
+            p->first = fi ? fi : p->first;
+            int *nm = realloc(p->nmoves, (size_t)gcap * sizeof *nm);
+            p->nmoves = nm ? nm : p->nmoves;
+            int8_t *rs = realloc(p->results, (size_t)gcap * sizeof *rs);
+            p->results = rs ? rs : p->results;
+            ok = s && fi && nm && rs;
+        }
+        if (ok && mlen + (size_t)g->nmoves > mcap) {
+            mcap = 2 * (mlen + (size_t)g->nmoves);
+            Move *m = realloc(p->moves, mcap * sizeof *m);
+            p->moves = m ? m : p->moves;
+            ok = m != NULL;
+        }
+        if (!ok)
+            break;
+        p->starts[p->count] = g->start;
+        p->first[p->count] = mlen;
+        p->nmoves[p->count] = g->nmoves;
+        p->results[p->count++] = (int8_t)result;
+        memcpy(p->moves + mlen, g->moves, (size_t)g->nmoves * sizeof *g->moves);
+        mlen += (size_t)g->nmoves;
+    }
+    free(text);
+    free(g);
+    if (!ok)
+        fprintf(stderr, "damka-datagen: out of memory reading %s\n", path);
+    else if (p->count == 0)
+        fprintf(stderr, "damka-datagen: %s holds no finished game\n", path);
+    return ok && p->count > 0;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
                     "[--nodes N (2000)]\n"
                     "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
                     "(openings/4ply-balanced.txt)]\n"
-                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)]\n");
+                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)]\n"
+                    "       [--pdn GAMES.pdn (replay these games instead of playing; --games: "
+                    "all)]\n");
 }
 
 int main(int argc, char **argv)
@@ -276,10 +444,12 @@ int main(int argc, char **argv)
             c.out = v;
         else if (strcmp(argv[i], "--eval-file") == 0)
             c.eval_file = v;
+        else if (strcmp(argv[i], "--pdn") == 0)
+            c.pdn = v;
         else if (strcmp(argv[i], "--openings") == 0)
             openings = v;
         else if (strcmp(argv[i], "--games") == 0)
-            c.games = strtol(v, &end, 10);
+            c.games = strtol(v, &end, 10), c.games_given = true;
         else if (strcmp(argv[i], "--threads") == 0)
             c.threads = (int)strtol(v, &end, 10);
         else if (strcmp(argv[i], "--nodes") == 0)
@@ -308,12 +478,21 @@ int main(int argc, char **argv)
         return 2;
     }
     engine_library_init();
-    if (!load_openings(&c, openings)) {
+    if (!c.pdn && !load_openings(&c, openings)) {
         fprintf(stderr, "damka-datagen: cannot read openings %s\n", openings);
         return 1;
     }
     static Shared sh;
     sh.cfg = &c;
+    if (c.pdn) {
+        if (!load_pdn(&sh.pdn, c.pdn))
+            return 1;
+        fprintf(stderr, "damka-datagen: %ld games to replay from %s (%ld without a result "
+                        "or unreadable, skipped)\n",
+                sh.pdn.count, c.pdn, sh.pdn.skipped);
+        if (!c.games_given || c.games > sh.pdn.count)
+            c.games = sh.pdn.count;
+    }
     sh.seen = calloc(UINT64_C(1) << SEEN_LOG2, sizeof *sh.seen);
     pthread_mutex_init(&sh.out_mu, NULL);
     if (!sh.seen)
