@@ -151,6 +151,8 @@ DATA_SEED   ?= $(ROUND)
 DATA_PLIES  ?= $(if $(filter 1,$(ROUND)),4,8)
 # 1: also keep the positions where only the side not to move can capture (round 10 on).
 DATA_THREATENED ?= 0
+# A folder of endgame databases the data's searches probe (empty: none).
+DATA_EGDB   ?=
 TRAIN_ARGS  ?= --epochs 20 --lambda 0.5 --l2 0.0001 --lr 1 --lr-final 0.03 --batch 16384 \
                --holdout-block 4096
 # The trainer reads the data of rounds TRAIN_FROM..ROUND.
@@ -166,7 +168,7 @@ datagen: damka-datagen damka-train
 	$(if $(filter 1,$(ROUND)),./damka-train --handset-out data/weights-handset.bin)
 	./damka-datagen --out data/round$(ROUND).bin --games $(DATA_GAMES) --threads 2 \
 	    --nodes $(DATA_NODES) --jitter 25 --random-plies $(DATA_PLIES) --seed $(DATA_SEED) \
-	    --eval-file $(EVAL_FILE) --threatened $(DATA_THREATENED)
+	    --eval-file $(EVAL_FILE) --threatened $(DATA_THREATENED) $(if $(DATA_EGDB),--egdb $(DATA_EGDB))
 
 train: damka-train
 	./damka-train $(foreach r,$(shell seq $(TRAIN_FROM) $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \

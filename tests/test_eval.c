@@ -7,6 +7,7 @@
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -780,6 +781,62 @@ START_TEST(test_datagen_replays_pdn_games)
 }
 END_TEST
 
+// The score damka-datagen --pdn gives the first position of a one-move game from fen, with the
+// extra arguments args; INT_MIN when it writes no record.
+static int datagen_first_score(const char *datagen, const char *fen, const char *move,
+                               const char *args)
+{
+    char pdn[256], path[256], progress[300], cmd[1536];
+    temp_path(pdn, sizeof pdn, "egdb.pdn");
+    temp_path(path, sizeof path, "egdb.bin");
+    snprintf(progress, sizeof progress, "%s.progress", path);
+    unlink(path);
+    unlink(progress);
+    FILE *f = fopen(pdn, "w");
+    ck_assert(f != NULL);
+    fprintf(f, "[GameType \"25\"]\n[FEN \"%s\"]\n[Result \"1-0\"]\n\n1. %s 1-0\n", fen, move);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s --pdn %s --out %s --threads 1 --nodes 300 %s >/dev/null 2>&1",
+             datagen, pdn, path, args);
+    int rc = system(cmd), score = INT_MIN;
+    f = rc == 0 ? fopen(path, "rb") : NULL;
+    uint8_t rec[RECORD_BYTES];
+    if (f && fread(rec, 1, RECORD_BYTES, f) == RECORD_BYTES) {
+        Board b;
+        int result;
+        ck_assert(record_decode(rec, &b, &result, &score));
+    }
+    if (f)
+        fclose(f);
+    unlink(pdn);
+    unlink(path);
+    unlink(progress);
+    return score;
+}
+
+// With --egdb the searches of damka-datagen probe the endgame databases: a won ending of the
+// databases is labelled a decided win, which a search of 300 nodes without them does not see.
+// A folder without databases is refused before anything is written.
+START_TEST(test_datagen_probes_the_databases_on_request)
+{
+    const char *datagen = getenv("DAMKA_DATAGEN"), *dir = getenv("EGDB_DIR");
+    ck_assert_msg(datagen && dir, "DAMKA_DATAGEN and EGDB_DIR are set by make test");
+    static const char *const fen = "W:WKa1,Kc1,Ke1:BKh6"; // 3 kings hold the long diagonal
+    char args[512];
+    snprintf(args, sizeof args, "--egdb %s", dir);
+    int with = datagen_first_score(datagen, fen, "e1-f2", args);
+    int without = datagen_first_score(datagen, fen, "e1-f2", "");
+    ck_assert_int_eq(with, RECORD_SCORE_CLAMP);
+    ck_assert_int_ne(without, INT_MIN);
+    ck_assert_int_lt(without, RECORD_SCORE_CLAMP);
+    char empty[] = "/tmp/damka-noegdb-XXXXXX";
+    ck_assert(mkdtemp(empty) != NULL);
+    snprintf(args, sizeof args, "--egdb %s", empty);
+    ck_assert_int_eq(datagen_first_score(datagen, fen, "e1-f2", args), INT_MIN);
+    rmdir(empty);
+}
+END_TEST
+
 // Round 1 of the data is played with the evaluation before any training: the trainer writes
 // it as a weights file (make datagen ROUND=1), hand-set named weights and empty patterns.
 START_TEST(test_trainer_writes_the_handset_weights)
@@ -823,6 +880,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_datagen_refuses_bad_arguments);
     tcase_add_test(tc, test_datagen_keeps_threatened_positions_on_request);
     tcase_add_test(tc, test_datagen_replays_pdn_games);
+    tcase_add_test(tc, test_datagen_probes_the_databases_on_request);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,10 @@
 // result are skipped). So positions and results can come from play at longer controls than
 // the labels' searches.
 //
+// With --egdb DIR the engines search with the endgame databases of DIR: endings within them
+// are played out without error, so the results of the games that reach them are those of the
+// positions, and the scores of positions a few captures from them are exact.
+//
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
 // read back into the set of positions seen, and the next game is the one after.
@@ -50,6 +54,7 @@ typedef struct Config {
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
     const char *pdn;       // games to replay instead of playing (NULL: self-play)
+    const char *egdb;      // endgame databases the searches probe (NULL: none)
     bool games_given;      // --games was set (with --pdn, the default is every game)
     char openings[OPENINGS_MAX][OPENING_LINE];
     int nopenings;
@@ -272,8 +277,12 @@ static void *worker(void *arg)
     // clears it (with 16 MB the same games took three times as long, bench/RESULTS.md).
     snprintf(err, sizeof err, "cannot set up an engine (out of memory)");
     bool ready = e && samples && engine_set_hash(e, 1);
-    if (ready) // the evaluation's data, not the databases'
-        engine_set_egdb_path(e, "", err, sizeof err);
+    if (ready) // no databases unless --egdb names them (not even those beside the binary)
+        ready = engine_set_egdb_path(e, sh->cfg->egdb ? sh->cfg->egdb : "", err, sizeof err);
+    if (ready && sh->cfg->egdb && engine_egdb_loaded(e) == 0) {
+        snprintf(err, sizeof err, "no complete endgame databases in %s", sh->cfg->egdb);
+        ready = false;
+    }
     if (ready && sh->cfg->eval_file)
         ready = engine_set_eval_file(e, sh->cfg->eval_file, err, sizeof err);
     if (!ready) {
@@ -422,7 +431,8 @@ static void usage(void)
                     "[--nodes N (2000)]\n"
                     "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
                     "(openings/4ply-balanced.txt)]\n"
-                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)]\n"
+                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)] "
+                    "[--egdb DIR (none)]\n"
                     "       [--pdn GAMES.pdn (replay these games instead of playing; --games: "
                     "all)]\n");
 }
@@ -446,6 +456,8 @@ int main(int argc, char **argv)
             c.eval_file = v;
         else if (strcmp(argv[i], "--pdn") == 0)
             c.pdn = v;
+        else if (strcmp(argv[i], "--egdb") == 0)
+            c.egdb = v;
         else if (strcmp(argv[i], "--openings") == 0)
             openings = v;
         else if (strcmp(argv[i], "--games") == 0)
