@@ -136,7 +136,7 @@ int egdb_each_balance(int pieces, void (*fn)(EgdbMaterial m, void *ctx), void *c
 typedef struct Egdb Egdb;
 
 // Per-thread cache of decompressed blocks.
-enum { EGDB_CACHE_BLOCKS = 64 };
+enum { EGDB_CACHE_BLOCKS = 1024 };
 typedef struct EgdbCache {
     const void *slice[EGDB_CACHE_BLOCKS];
     uint32_t block[EGDB_CACHE_BLOCKS];
