@@ -697,6 +697,20 @@ START_TEST(test_datagen_keeps_threatened_positions_on_request)
 }
 END_TEST
 
+// The temporary files of a damka-datagen --pdn run named stem: the games, the output and its
+// progress file; no output of an earlier run is left.
+static void datagen_files(const char *stem, char pdn[256], char out[256], char progress[300])
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.pdn", stem);
+    temp_path(pdn, 256, name);
+    snprintf(name, sizeof name, "%s.bin", stem);
+    temp_path(out, 256, name);
+    snprintf(progress, 300, "%s.progress", out);
+    unlink(out);
+    unlink(progress);
+}
+
 // damka-datagen --pdn replays finished games instead of playing: it writes each distinct quiet
 // position that a game reached before its last move, with that game's result for the side to
 // move, and skips a game without a result and one that does not read.
@@ -714,11 +728,7 @@ START_TEST(test_datagen_replays_pdn_games)
     const char *datagen = getenv("DAMKA_DATAGEN");
     ck_assert_msg(datagen != NULL, "DAMKA_DATAGEN is set by make test");
     char pdn[256], path[256], progress[300], cmd[1024];
-    temp_path(pdn, sizeof pdn, "replay.pdn");
-    temp_path(path, sizeof path, "replay.bin");
-    snprintf(progress, sizeof progress, "%s.progress", path);
-    unlink(path);
-    unlink(progress);
+    datagen_files("replay", pdn, path, progress);
     FILE *f = fopen(pdn, "w");
     ck_assert(f != NULL);
     fprintf(f, "[GameType \"25\"]\n[Result \"*\"]\n\n1. c3-d4 *\n\n");
@@ -787,11 +797,7 @@ static int datagen_first_score(const char *datagen, const char *fen, const char 
                                const char *args)
 {
     char pdn[256], path[256], progress[300], cmd[1536];
-    temp_path(pdn, sizeof pdn, "egdb.pdn");
-    temp_path(path, sizeof path, "egdb.bin");
-    snprintf(progress, sizeof progress, "%s.progress", path);
-    unlink(path);
-    unlink(progress);
+    datagen_files("egdb", pdn, path, progress);
     FILE *f = fopen(pdn, "w");
     ck_assert(f != NULL);
     fprintf(f, "[GameType \"25\"]\n[FEN \"%s\"]\n[Result \"1-0\"]\n\n1. %s 1-0\n", fen, move);
