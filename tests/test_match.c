@@ -212,13 +212,15 @@ START_TEST(test_adjudication_rules)
 }
 END_TEST
 
-// Runs damka-match with the given arguments and returns its output (caller frees).
+// Runs damka-match with the given arguments and returns its output (caller frees). The
+// engines get two minutes to start: under TSan Damka took more than 10 s to answer uciok on a
+// loaded CI machine, past the runner's default of 10 s.
 static char *run_match(const char *args)
 {
     const char *bin = getenv("DAMKA_MATCH");
     ck_assert_msg(bin != NULL, "DAMKA_MATCH is not set (run through make test)");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    snprintf(cmd, sizeof cmd, "%s -starttime 120 %s 2>&1", bin, args);
     FILE *p = popen(cmd, "r");
     ck_assert(p != NULL);
     size_t cap = 1 << 16, len = 0;
@@ -313,8 +315,8 @@ START_TEST(test_match_stops_on_sigterm)
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
-        execl(bin, bin, "-engine", engine, "name=a", "-engine", engine, "name=b", "-each",
-              "depth=3", "-games", "1000", (char *)NULL);
+        execl(bin, bin, "-starttime", "120", "-engine", engine, "name=a", "-engine", engine,
+              "name=b", "-each", "depth=3", "-games", "1000", (char *)NULL);
         _exit(127);
     }
     close(fds[1]);

@@ -7,7 +7,7 @@
 #include "gui.h"
 
 enum {
-    HANDSHAKE_MS = 10000,  // uci -> uciok and isready -> readyok
+    HANDSHAKE_MS = 30000,  // uci -> uciok and isready -> readyok (a big Hash is cleared first)
     HANG_MARGIN_MS = 5000, // a search this much past its time is a hang: the engine restarts
     STOP_WAIT_MS = 5000,   // a stopped search that sends no bestmove by then: a hang too
     POLL_MS = 100,         // the reader thread wakes this often (clocks, watchdog)

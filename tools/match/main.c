@@ -62,7 +62,7 @@ static void usage(void)
             "    (a bare name such as 4ply-balanced.txt is one of Damka's shipped sets)\n"
             "  -pdnout F  -sprt elo0=E0 elo1=E1 alpha=A beta=B  -maxmoves N\n"
             "  -draw movenumber=N movecount=N score=CP  -resign movecount=N score=CP\n"
-            "  -event NAME  -site NAME  -seed N  -hangtime SECONDS\n"
+            "  -event NAME  -site NAME  -seed N  -hangtime SECONDS  -starttime SECONDS\n"
             "  SIGTERM or SIGINT: no new game starts, the games being played finish, and the\n"
             "  summary is printed; a second signal ends the runner at once.\n");
 }
@@ -293,7 +293,7 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
                 nengines++;
         } else if (strcmp(a, "-games") == 0 || strcmp(a, "-concurrency") == 0 ||
                    strcmp(a, "-maxmoves") == 0 || strcmp(a, "-seed") == 0 ||
-                   strcmp(a, "-hangtime") == 0) {
+                   strcmp(a, "-hangtime") == 0 || strcmp(a, "-starttime") == 0) {
             if (n != 1 || !parse_long(argv[i + 1], 0, 100000000, &x)) {
                 fprintf(stderr, "error: %s needs a number\n", a);
                 return false;
@@ -304,8 +304,10 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
                 c->concurrency = x < 1 ? 1 : x > 64 ? 64 : (int)x;
             else if (a[1] == 'm')
                 c->adj.maxmoves = (int)x;
-            else if (a[1] == 's')
+            else if (strcmp(a, "-seed") == 0)
                 c->seed = (unsigned)x;
+            else if (a[1] == 's')
+                c->start_timeout_ms = x * 1000;
             else
                 c->hang_ms = x * 1000;
         } else if (strcmp(a, "-pdnout") == 0 || strcmp(a, "-pgnout") == 0 ||
