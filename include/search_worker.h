@@ -44,6 +44,7 @@ struct SearchWorker {
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];
     Score evals[MAX_PLY + 2];                 // static score along the path, EVAL_NONE if none
+    uint16_t excluded[MAX_PLY + 2];           // move code left out at this ply (singular test)
     MoveHistory mh;                           // killers and history (movepick)
     int pvlen[MAX_PLY + 1];
     Move pv[MAX_PLY + 1][MAX_PLY];

@@ -36,6 +36,9 @@ enum {
     FUTILITY_MAX_DEPTH = 3, // futility pruning of quiet moves up to this depth (same match)
     FUTILITY_MARGIN = 80,   // per ply of depth, in centi-men (same match)
     IIR_MIN_DEPTH = 5,      // no TT move from this depth on: search one ply shallower (same)
+    SE_MIN_DEPTH = 8,       // singular extension of the TT move from this depth (match,
+                            // 2026-12-05, search-singular; the depth itself a first choice)
+    SE_MARGIN = 2,          // centi-men per ply of depth below the TT score (same match)
     REPORT_NEW_BEST_MS = 500, // a new best move mid-iteration is reported after this time
     REPORT_BOUND_MS = 1000,   // fail-high/low lines are reported after this time
     EVAL_NONE = SCORE_INF + 1, // no static score (a capture is pending)
@@ -301,12 +304,14 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     if (alpha >= beta)
         return alpha;
 
-    // Step 2. Transposition table.
+    // Step 2. Transposition table. A search that leaves a move out (the singular test below)
+    // takes no cutoff from the table and stores nothing: the entry is the full node's.
+    uint16_t excluded = w->excluded[ply];
     TTData tt = {0};
     bool tt_hit = tt_probe(w->sh->tt, b->key, &tt);
     if (tt_hit) {
         tt.score = score_from_tt(tt.score, ply);
-        if (!pv_node && tt.depth >= depth &&
+        if (!pv_node && !excluded && tt.depth >= depth &&
             ((tt.bound == BOUND_LOWER && tt.score >= beta) ||
              (tt.bound == BOUND_UPPER && tt.score <= alpha) || tt.bound == BOUND_EXACT))
             return tt.score;
@@ -315,7 +320,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     // Step 3. Endgame databases: a quiet position of few enough pieces has its exact value
     // (under the game's counters). Positions with a capture pending are searched on.
     Score db;
-    if (probe_egdb(w, b, ply, &db))
+    if (!excluded && probe_egdb(w, b, ply, &db))
         return db;
 
     // Step 4. Moves; none means the side to move has lost.
@@ -337,7 +342,8 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     w->evals[ply] = ev;
     bool improving = ev != EVAL_NONE && ply >= 2 &&
                      (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);
-    bool prunable = quiet && !pv_node && beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN &&
+    bool prunable = quiet && !pv_node && !excluded && beta > -SCORE_WIN_MIN &&
+                    beta < SCORE_WIN_MIN &&
                     !movegen_opponent_has_capture(b); // the threat test last: it costs most
 
     // Step 7. Reverse futility: far above beta at low depth, in a quiet position without a
@@ -351,7 +357,26 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     if (depth >= IIR_MIN_DEPTH && !(tt_hit && tt.move))
         depth--;
 
-    // Step 9. Search the moves, best-ordered first.
+    // Step 9. Singular extension: when every other move, searched at half depth, falls short
+    // of the TT score by a margin, the TT move is searched one ply deeper; when even they reach
+    // beta, the node fails high (multi-cut).
+    uint16_t extend = 0;
+    if (depth >= SE_MIN_DEPTH && !excluded && n > 1 && tt_hit && tt.move &&
+        tt.bound != BOUND_UPPER && tt.depth >= depth - 3 && tt.score > -SCORE_EGDB_MIN &&
+        tt.score < SCORE_EGDB_MIN && ply < 2 * w->root_depth) {
+        Score sbeta = tt.score - SE_MARGIN * depth;
+        w->excluded[ply] = tt.move;
+        Score s = search(w, b, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
+        w->excluded[ply] = 0;
+        if (stopped(w))
+            return 0;
+        if (s < sbeta)
+            extend = tt.move;
+        else if (sbeta >= beta)
+            return sbeta;
+    }
+
+    // Step 10. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
     movepick_score(&w->mh, b, &list, tt_hit ? tt.move : 0, ply, scores);
     Score best = -SCORE_INF, orig_alpha = alpha;
@@ -370,6 +395,8 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         if (i + 1 < n)
             movepick_next(&list, scores, i + 1);
         const Move *m = &list.moves[i];
+        if (excluded && movepick_code(m) == excluded)
+            continue;
         bool promotes = (m->flags & MOVE_PROMOTES) != 0;
         // Late quiet moves at low depth are not searched at all (late-move and futility
         // pruning), once a move has been searched and no forced loss is on the board.
@@ -384,7 +411,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         if (i + 1 < n)
             tt_prefetch(w->sh->tt, board_key_after(b, &list.moves[i + 1]));
         push(w, b, m, &child, ply);
-        Depth new_depth = depth - 1;
+        Depth new_depth = depth - 1 + (extend && movepick_code(m) == extend);
         Score s;
         if (i == 0) {
             s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, pv_node);
@@ -429,7 +456,9 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         }
     }
 
-    // Step 10. Store.
+    // Step 11. Store.
+    if (excluded)
+        return has_best ? best : alpha;
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, b->key, has_best ? movepick_code(&best_move) : 0,
              score_to_tt(best, ply), ev, depth, bound);
@@ -564,6 +593,7 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     w->keys[n] = sh->root.key;
     w->counters[0] = sh->root_counters;
     w->evals[0] = w->evals[1] = EVAL_NONE;
+    memset(w->excluded, 0, sizeof w->excluded);
     init_roots(w);
 }
 
