@@ -8,7 +8,7 @@
 // bench/RESULTS.md (1 s + 0.1 s) lost none on time with them.
 enum {
     MOVES_HORIZON = 18,     // sudden death: plan as if this many moves remain (30 before:
-                            // games of 35-40 moves ended with 50-70 % of a 10 s clock unused)
+                            // games of 33-38 moves ended with 43-71 % of a 10 s clock unused)
     HARD_FACTOR = 5,        // the hard limit is at most this many soft targets
     MIN_THINK_MS = 1,
     NEXT_ITERATION_PCT = 60, // past this share of the target the next iteration rarely ends
