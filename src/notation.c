@@ -320,12 +320,12 @@ static int tokenize_move(const char *text, bool a1_numbers, Square *sq, int max)
     return n;
 }
 
-static bool route_matches(const Move *m, const Square *sq, int n, bool hub)
+// True when the squares name m's route exactly: every landing in order, or in the Hub forms
+// the destination and the whole set of captured squares.
+static bool route_is(const Move *m, const Square *sq, int n, bool hub)
 {
     if (m->from != sq[0])
         return false;
-    if (n == 2)
-        return m->to == sq[1]; // from and to only, or a one-step route
     if (hub) {
         Bitboard cap = 0;
         for (int i = 2; i < n; i++)
@@ -340,6 +340,30 @@ static bool route_matches(const Move *m, const Square *sq, int n, bool hub)
     return true;
 }
 
+// True when the squares fit m at all: its exact route, or only its origin and destination.
+static bool route_fits(const Move *m, const Square *sq, int n, bool hub)
+{
+    return route_is(m, sq, n, hub) || (n == 2 && m->from == sq[0] && m->to == sq[1]);
+}
+
+// The one move among routes that the squares name (exact or not), NULL when none does;
+// *several is set when two different moves fit.
+static const Move *find_route(const MoveList *routes, const Square *sq, int n, bool hub,
+                              bool exact, bool *several)
+{
+    const Move *found = NULL;
+    *several = false;
+    for (int i = 0; i < routes->count; i++) {
+        const Move *m = &routes->moves[i];
+        if (!(exact ? route_is(m, sq, n, hub) : route_fits(m, sq, n, hub)))
+            continue;
+        if (found && !same_move(found, m))
+            *several = true;
+        found = m;
+    }
+    return found;
+}
+
 bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move *out, char *err,
                          size_t errlen)
 {
@@ -349,18 +373,18 @@ bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move 
     if (n < 2)
         return fail(err, errlen, "malformed move '%.20s'", text);
 
-    // Every route is listed so that any route of a capture names its move.
+    // Every route is listed so that any route of a capture names its move. A text that spells
+    // a whole route names that route's move even when a longer capture shares its two ends
+    // (f6h4 beside f6d4b6d8h4); only a text that fits several moves and spells none of them
+    // exactly is ambiguous.
     MoveList routes;
     movegen_routes(b, &routes);
-    const Move *found = NULL;
-    for (int i = 0; i < routes.count; i++) {
-        const Move *m = &routes.moves[i];
-        if (!route_matches(m, sq, n, hub))
-            continue;
-        if (found && !same_move(found, m))
-            return fail(err, errlen, "ambiguous move '%.20s': give the full route", text);
-        found = m;
-    }
+    bool several;
+    const Move *found = find_route(&routes, sq, n, hub, true, &several);
+    if (!found)
+        found = find_route(&routes, sq, n, hub, false, &several);
+    if (several)
+        return fail(err, errlen, "ambiguous move '%.20s': give the full route", text);
     if (!found)
         return fail(err, errlen, "illegal move '%.20s'", text);
 

@@ -3,6 +3,7 @@
 // malformed FENs and move strings that must each be refused with a reason.
 #include <string.h>
 
+#include "bitboard.h"
 #include "board.h"
 #include "movegen.h"
 #include "notation.h"
@@ -216,6 +217,85 @@ START_TEST(test_move_round_trip_random_games)
 }
 END_TEST
 
+// A random position rich in captures: 3-10 pieces a side, about 40 % kings (men on their
+// promotion rank become kings), either side to move; false when the side to move cannot capture.
+static bool random_capture_position(uint64_t *seed, Board *b)
+{
+    uint32_t side_sq[2] = {0, 0}, kings = 0, used = 0;
+    for (int side = 0; side < 2; side++) {
+        int count = 3 + (int)(test_rand(seed) % 8);
+        while (count > 0) {
+            int s = (int)(test_rand(seed) % SQUARE_COUNT);
+            if (used & (1u << s))
+                continue;
+            used |= 1u << s;
+            side_sq[side] |= 1u << s;
+            bool last_rank = side == SIDE_WHITE ? s < 4 : s >= 28;
+            if (last_rank || test_rand(seed) % 10 < 4)
+                kings |= 1u << s;
+            count--;
+        }
+    }
+    Side stm = (Side)(test_rand(seed) & 1);
+    return board_set_squares(b, side_sq[0], side_sq[1], kings, stm) && movegen_has_capture(b);
+}
+
+START_TEST(test_move_round_trip_captures)
+{
+    // Rule: every move text Damka prints reads back as that move. In positions rich in
+    // captures (long king captures beside short ones ending on the same square) the printed
+    // route names its own move, never "ambiguous".
+    static const MoveFormat fmts[] = {MOVE_FMT_UCI, MOVE_FMT_ALG, MOVE_FMT_NUMERIC, MOVE_FMT_HUB,
+                                      MOVE_FMT_HUB_A1};
+    uint64_t seed = 777;
+    int positions = 0, moves = 0;
+    while (positions < 5000) {
+        Board b;
+        if (!random_capture_position(&seed, &b))
+            continue;
+        positions++;
+        MoveList list;
+        int n = movegen_all(&b, &list);
+        for (int i = 0; i < n; i++, moves++)
+            for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+                char text[MOVE_TEXT_MAX], err[128], fen[FEN_MAX];
+                Move back;
+                notation_move(&list.moves[i], fmts[f], text, sizeof text);
+                MoveFormat in = fmts[f] == MOVE_FMT_UCI || fmts[f] == MOVE_FMT_NUMERIC
+                                    ? MOVE_FMT_ALG
+                                    : fmts[f];
+                notation_fen(&b, fen, sizeof fen);
+                ck_assert_msg(notation_parse_move(&b, text, in, &back, err, sizeof err),
+                              "%s in %s: %s", text, fen, err);
+                ck_assert_msg(back.from == list.moves[i].from && back.to == list.moves[i].to &&
+                                  back.captured == list.moves[i].captured &&
+                                  back.flags == list.moves[i].flags,
+                              "%s in %s read as another move", text, fen);
+            }
+    }
+    ck_assert_int_gt(moves, positions); // the sample has positions with several captures
+}
+END_TEST
+
+START_TEST(test_move_short_capture_beside_long)
+{
+    // f6h4 (one piece) and f6d4b6d8h4 (four pieces) share both ends: the two-square text is
+    // the short capture's whole route and names it; the long one is named by its route.
+    Board b;
+    Move m;
+    char err[128], text[MOVE_TEXT_MAX];
+    test_fen("W:Wf6:Bh6,e5,g5,b4,c7,c5", &b);
+    ck_assert_msg(notation_parse_move(&b, "f6h4", MOVE_FMT_ALG, &m, err, sizeof err), "%s", err);
+    ck_assert_int_eq(bb_count(m.captured), 1);
+    ck_assert_msg(notation_parse_move(&b, "f6:h4", MOVE_FMT_ALG, &m, err, sizeof err), "%s", err);
+    ck_assert_int_eq(bb_count(m.captured), 1);
+    ck_assert(notation_parse_move(&b, "f6d4b6d8h4", MOVE_FMT_ALG, &m, err, sizeof err));
+    ck_assert_int_eq(bb_count(m.captured), 4);
+    notation_move(&m, MOVE_FMT_ALG, text, sizeof text);
+    ck_assert_str_eq(text, "f6:d4:b6:d8:h4");
+}
+END_TEST
+
 // Move strings refused in the start position (or the position given), each with a reason.
 static const struct {
     const char *fen, *text, *reason;
@@ -287,6 +367,8 @@ Suite *suite_notation(void)
     tcase_add_test(tc, test_move_output_formats);
     tcase_add_test(tc, test_move_input_forms);
     tcase_add_test(tc, test_move_round_trip_random_games);
+    tcase_add_test(tc, test_move_round_trip_captures);
+    tcase_add_test(tc, test_move_short_capture_beside_long);
     tcase_add_loop_test(tc, test_move_malformed, 0, (int)(sizeof BAD_MOVES / sizeof BAD_MOVES[0]));
     tcase_add_test(tc, test_move_ambiguous);
     suite_add_tcase(s, tc);
