@@ -209,6 +209,10 @@ bool engine_find_data(const char *name, char *out, size_t len);
 
 // ---- Tests ------------------------------------------------------------------------------------
 
+// The next `starts` thread starts succeed and the one after fails (-1: none fails), so that
+// tests can see what a failed Threads change leaves.
+void engine_test_fail_threads(Engine *e, int starts);
+
 // Breadcrumb slots still marked (0 once every search has unwound; see search.c).
 int engine_marked_crumbs(const Engine *e);
 

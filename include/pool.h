@@ -31,7 +31,8 @@ typedef struct Pool {
     uint64_t search_id;    // bumped for every search
     int running;           // threads inside the current search
     bool searching;        // from pool_start until the done callback returned
-    bool quit;
+    int keep;              // threads with an index at or past this one end (POOL_MAX: none)
+    int fail_after;        // tests: thread starts left before one fails (-1: never)
     SearchShared *sh;
     PoolDoneFn on_done;
     void *done_ctx;
@@ -40,7 +41,8 @@ typedef struct Pool {
 // Starts `threads` parked threads. Returns false (and leaves no thread) on failure.
 bool pool_init(Pool *p, int threads);
 
-// Changes the number of threads; only while idle. On failure keeps the old pool.
+// Changes the number of threads; only while idle. Threads are added or ended, the others kept:
+// on failure (false) the pool keeps at least as many threads as before, never none.
 bool pool_resize(Pool *p, int threads);
 
 void pool_destroy(Pool *p);

@@ -398,11 +398,11 @@ int64_t engine_hash_log2(const Engine *e)
 bool engine_set_threads(Engine *e, int64_t threads)
 {
     engine_stop(e);
-    if (threads < 1 || threads > ENGINE_THREADS_MAX || threads > POOL_MAX ||
-        !pool_resize(&e->pool, (int)threads))
+    if (threads < 1 || threads > ENGINE_THREADS_MAX || threads > POOL_MAX)
         return false;
-    e->threads = (int)threads;
-    return true;
+    bool ok = pool_resize(&e->pool, (int)threads);
+    e->threads = e->pool.count; // a failed resize keeps a working pool, perhaps of another size
+    return ok;
 }
 
 int64_t engine_threads(const Engine *e) { return e->threads; }
@@ -576,6 +576,8 @@ bool engine_find_data(const char *name, char *out, size_t len)
     }
     return snprintf(out, len, "%s/%s", DAMKA_DATADIR, name) < (int)len && is_file(out);
 }
+
+void engine_test_fail_threads(Engine *e, int starts) { e->pool.fail_after = starts; }
 
 int engine_marked_crumbs(const Engine *e)
 {

@@ -13,9 +13,9 @@ static void *thread_main(void *arg)
     uint64_t seen = a->first_seen;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->quit && p->search_id == seen)
+        while (a->index < p->keep && p->search_id == seen)
             pthread_cond_wait(&p->wake, &p->mu);
-        if (p->quit)
+        if (a->index >= p->keep)
             break;
         seen = p->search_id;
         SearchShared *sh = p->sh;
@@ -44,31 +44,37 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-static void stop_threads(Pool *p)
+// Ends the threads from index `from` on (the pool is idle) and frees their workers.
+static void stop_threads(Pool *p, int from)
 {
     pthread_mutex_lock(&p->mu);
-    p->quit = true;
+    p->keep = from;
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
-    for (int i = 0; i < p->count; i++) {
+    for (int i = from; i < p->count; i++) {
         pthread_join(p->threads[i], NULL);
         search_worker_free(p->workers[i]);
         p->workers[i] = NULL;
     }
-    p->count = 0;
-    p->quit = false;
+    if (p->count > from)
+        p->count = from;
+    p->keep = POOL_MAX;
 }
 
+// Adds threads up to n (the pool is idle). False when one could not be started: those started
+// before it are kept.
 static bool start_threads(Pool *p, int n)
 {
-    for (int i = 0; i < n; i++) {
-        p->workers[i] = search_worker_new(i);
+    while (p->count < n) {
+        int i = p->count;
+        bool fail = p->fail_after == 0;
+        if (p->fail_after > 0)
+            p->fail_after--;
+        p->workers[i] = fail ? NULL : search_worker_new(i);
         p->slots[i] = (PoolSlot){p, i, p->search_id};
         if (!p->workers[i] || pthread_create(&p->threads[i], NULL, thread_main, &p->slots[i]) != 0) {
             search_worker_free(p->workers[i]);
             p->workers[i] = NULL;
-            p->count = i;
-            stop_threads(p);
             return false;
         }
         p->count = i + 1;
@@ -79,12 +85,17 @@ static bool start_threads(Pool *p, int n)
 bool pool_init(Pool *p, int threads)
 {
     memset(p, 0, sizeof *p);
+    p->keep = POOL_MAX;
+    p->fail_after = -1;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->idle, NULL);
     if (threads < 1 || threads > POOL_MAX)
         return false;
-    return start_threads(p, threads);
+    if (start_threads(p, threads))
+        return true;
+    stop_threads(p, 0);
+    return false;
 }
 
 bool pool_resize(Pool *p, int threads)
@@ -92,17 +103,15 @@ bool pool_resize(Pool *p, int threads)
     if (threads < 1 || threads > POOL_MAX)
         return false;
     pool_wait(p);
-    int old = p->count;
-    stop_threads(p);
-    if (start_threads(p, threads))
-        return true;
-    return start_threads(p, old) && false; // keep the old size when the new one fails
+    if (threads < p->count)
+        stop_threads(p, threads);
+    return start_threads(p, threads);
 }
 
 void pool_destroy(Pool *p)
 {
     pool_wait(p);
-    stop_threads(p);
+    stop_threads(p, 0);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->idle);

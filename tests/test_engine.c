@@ -551,6 +551,34 @@ START_TEST(test_smp_thread_changes_and_legal_moves)
 }
 END_TEST
 
+START_TEST(test_smp_failed_thread_start)
+{
+    // A Threads change that cannot start its threads keeps a working pool: the threads that
+    // ran before (and any started since) stay, and the next search ends. Before, a failed
+    // restart could leave none and the next `go` waited forever.
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    static const struct {
+        int from, to, starts, left; // threads before and asked, starts that succeed, threads left
+    } cases[] = {{1, 4, 0, 1}, {1, 4, 2, 3}, {3, 8, 0, 3}, {4, 2, 0, 2}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ck_assert(engine_set_threads(e, cases[k].from));
+        engine_test_fail_threads(e, cases[k].starts);
+        bool ok = engine_set_threads(e, cases[k].to);
+        engine_test_fail_threads(e, -1);
+        ck_assert_int_eq(ok, cases[k].left == cases[k].to);
+        ck_assert_int_eq(engine_threads(e), cases[k].left);
+        char best[MOVE_TEXT_MAX];
+        Score score;
+        search_fen(e, "W:W21-32:B1-12", 6, best, &score);
+        Move m;
+        char err[128];
+        ck_assert_msg(engine_parse_move(e, best, MOVE_FMT_ALG, &m, err, sizeof err), "%s", err);
+    }
+    engine_free(e);
+}
+END_TEST
+
 START_TEST(test_smp_stop_at_once)
 {
     Engine *e = engine_new();
@@ -678,6 +706,7 @@ Suite *suite_engine(void)
     tcase_add_test(se, test_smp_last_report_is_the_move_played);
     tcase_add_test(se, test_smp_thread_changes_and_legal_moves);
     tcase_add_test(se, test_smp_stop_at_once);
+    tcase_add_test(se, test_smp_failed_thread_start);
     tcase_add_test(se, test_node_limit_facade);
     tcase_add_test(se, test_options_table);
     suite_add_tcase(s, se);
