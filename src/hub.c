@@ -213,8 +213,12 @@ static bool parse_level(Proto *p, const HubArgs *a, EngineGo *out)
         l.nodes = (uint64_t)v, any = true;
     }
     if ((s = arg(a, "move-time"))) {
-        if (!parse_seconds(s, 0, 1e7, &move_time_ms) || move_time_ms < 1)
-            return proto_error(p, "move-time must be seconds > 0"), false;
+        if (!parse_seconds(s, -1e7, 1e7, &move_time_ms))
+            return proto_error(p, "move-time must be a number of seconds"), false;
+        // No time (under 1 ms, 0 or negative) is a zero clock: the move found at once (the
+        // search always completes depth 1). A client's Limit(movetime=0) must not hang.
+        if (move_time_ms < 1)
+            move_time_ms = 1;
         any = true;
     }
     // A negative clock (clients send the clock minus the increment) means: play on the

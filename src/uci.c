@@ -229,8 +229,11 @@ static bool parse_go(Proto *p, char **tok, int n, EngineGo *go)
                 return proto_error(p, "nodes must be a positive count"), false;
             go->nodes = (uint64_t)v, i++;
         } else if (strcmp(k, "movetime") == 0) {
-            if (!proto_parse_int(arg, 1, INT64_C(1) << 40, &movetime))
-                return proto_error(p, "movetime must be a time in ms >= 1"), false;
+            if (!proto_parse_int(arg, -(INT64_C(1) << 40), INT64_C(1) << 40, &movetime))
+                return proto_error(p, "movetime must be a time in ms"), false;
+            // No time (0 or less) is a zero clock: the move found at once (depth 1 at least).
+            if (movetime < 1)
+                movetime = 1;
             i++;
         } else if (strcmp(k, "mate") == 0) {
             if (!proto_parse_int(arg, 1, MAX_PLY / 2, &v))

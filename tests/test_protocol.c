@@ -333,7 +333,7 @@ static const struct {
     {"go depth x", "depth must be"},
     {"go depth 0", "depth must be"},
     {"go depth 1000000000", "depth must be"},
-    {"go movetime -5", "movetime must be"},
+    {"go movetime x", "movetime must be"},
     {"go wtime abc", "wtime needs"},
     {"go bogus 5", "unknown go parameter"},
     {"setoption name Hash value 0", "Hash must be"},
@@ -514,6 +514,47 @@ START_TEST(test_negative_clocks)
 }
 END_TEST
 
+// A move time of 0, under a millisecond or negative is a zero clock: the engine answers at
+// once with the best move found (depth 1 at least), on a fresh engine too (it hung a client).
+START_TEST(test_zero_move_time)
+{
+    static const char *const hub_levels[] = {"level move-time=0", "level move-time=0.0004",
+                                             "level move-time=-1"};
+    char info[LINE];
+    for (size_t i = 0; i < sizeof hub_levels / sizeof hub_levels[0]; i++) {
+        Proc p;
+        start(&p, "hub");
+        proc_send(&p, "init");
+        next_line(&p, "ready");
+        proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        proc_send(&p, "%s", hub_levels[i]);
+        proc_send(&p, "ping");
+        next_line(&p, "pong"); // no error line: the level was taken
+        int64_t t0 = proc_now_ms();
+        proc_send(&p, "go think");
+        const char *done = until(&p, "done", info, sizeof info);
+        ck_assert_msg(strncmp(done, "done move=", 10) == 0, "%s: %s", hub_levels[i], done);
+        // TSan's shadow memory makes a fresh engine's first search slow (test_first_search).
+        if (!UNDER_TSAN)
+            ck_assert_int_lt(proc_now_ms() - t0, 100);
+        stop(&p);
+    }
+    Proc p;
+    start(&p, "");
+    proc_send(&p, "isready");
+    next_line(&p, "readyok");
+    int64_t t0 = proc_now_ms();
+    proc_send(&p, "go movetime 0");
+    const char *best = until(&p, "bestmove", info, sizeof info);
+    if (!UNDER_TSAN)
+        ck_assert_int_lt(proc_now_ms() - t0, 100);
+    char move[MOVE_TEXT_MAX];
+    ck_assert_msg(sscanf(best, "bestmove %63s", move) == 1, "%s", best);
+    assert_legal(&p, "", move);
+    stop(&p);
+}
+END_TEST
+
 // Issue 14, defect 4: a node limit stops within a few nodes of it (it was checked every 1,024
 // nodes: 100 searched 525 or 855), with 1 and 2 threads, in both dialects.
 START_TEST(test_node_limit_exact)
@@ -649,6 +690,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_version_and_help);
     tcase_add_test(tc, test_hub_win_score_scale);
     tcase_add_test(tc, test_negative_clocks);
+    tcase_add_test(tc, test_zero_move_time);
     tcase_add_test(tc, test_node_limit_exact);
     tcase_add_test(tc, test_hub_scan_params);
     suite_add_tcase(s, tc);
