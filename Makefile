@@ -94,8 +94,15 @@ GUI_SRC    := $(wildcard tools/gui/*.c)
 GUI_OBJ    := $(GUI_SRC:tools/gui/%.c=$(BUILD)/gui/%.o) $(BUILD)/gui/assets.o
 GUI_ASSETS := $(sort $(wildcard tools/gui/assets/*))
 
+# A top-level binary follows the last build (of any ARCH): it is replaced only when it differs,
+# and by a rename, never written in place, so that make works while ./damka, ./damka-gui or
+# ./damka-egdb runs (writing over a running program fails with "Text file busy").
+define install_bin
+	@cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@ && echo "updated $@"; }
+endef
+
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency test-busy-build
 
 all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -103,7 +110,7 @@ all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),dam
 # balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
 PIECES ?= 5
 damka-egdb: $(BUILD)/damka-egdb FORCE
-	cp $< $@
+	$(install_bin)
 
 $(BUILD)/damka-egdb: $(BUILD)/egdb/gen.o $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
@@ -118,7 +125,7 @@ egdb: damka-egdb
 # Self-play training data (tools/datagen/): quiet positions with the search's score and the
 # game's result, in the 16-byte records documented in datagen.c.
 damka-datagen: $(BUILD)/damka-datagen FORCE
-	cp $< $@
+	$(install_bin)
 
 $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
                        $(BUILD)/datagen/args.o $(MATCH_LIB) $(LIB)
@@ -126,7 +133,7 @@ $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
 damka-train: $(BUILD)/damka-train FORCE
-	cp $< $@
+	$(install_bin)
 
 $(BUILD)/damka-train: $(BUILD)/train/train.o $(BUILD)/datagen/record.o $(BUILD)/datagen/args.o \
                      $(LIB)
@@ -182,7 +189,7 @@ gui-missing:
 	@echo "note: damka-gui not built: it needs libmicrohttpd (make deps installs libmicrohttpd-dev)"
 
 damka-gui: $(BUILD)/damka-gui FORCE
-	cp $< $@
+	$(install_bin)
 
 $(BUILD)/damka-gui: $(GUI_OBJ) $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(MHD_LIBS) $(LDLIBS)
@@ -199,9 +206,8 @@ $(BUILD)/gui/assets.c: tools/gui/embed.sh $(GUI_ASSETS)
 $(BUILD)/gui/assets.o: $(BUILD)/gui/assets.c
 	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/gui -c -o $@ $<
 
-# Copied every time: the top-level binaries follow the last ARCH built.
 damka-match: $(BUILD)/damka-match FORCE
-	cp $< $@
+	$(install_bin)
 
 $(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
@@ -215,7 +221,7 @@ $(BUILD)/match/%.o: tools/match/%.c
 	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
 
 damka: $(BUILD)/damka FORCE
-	cp $< $@
+	$(install_bin)
 
 FORCE:
 
@@ -380,6 +386,10 @@ test-gui: deps damka damka-gui
 	@sh tools/gui/deps.sh
 	python3 tools/gui/browser_test.py ./damka-gui ./damka build/test-gui \
 	    $(if $(filter-out 0,$(GUI_LATENCY)),--latency $(GUI_LATENCY))
+
+# make while ./damka runs (tools/busy_build_check.sh): the binary is replaced, not written over.
+test-busy-build:
+	sh tools/busy_build_check.sh
 
 # Installs into a scratch directory and runs the installed programs (tools/install_check.sh).
 install-check: damka damka-match
