@@ -102,7 +102,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency test-busy-build
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency shortest test-busy-build
 
 all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -354,6 +354,14 @@ $(BUILD)/make_openings.o: tools/make_openings.c
 # Stop-to-bestmove latency, and go movetime 100 to bestmove with 2 threads (bench/RESULTS.md).
 $(BUILD)/damka-latency: tools/latency.c $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -Itools/match -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
+# Won endings of 3-4 pieces: the engine's move at 100 ms against the shortest win, from an exact
+# solver of its own (tools/shortest_win.c; bench/RESULTS.md). Needs the databases in egdb/.
+$(BUILD)/damka-shortest: tools/shortest_win.c $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $(filter %.c %.a,$^) $(LDLIBS)
+
+shortest: $(BUILD)/damka-shortest
+	$(BUILD)/damka-shortest egdb 200 100 1
 
 latency: damka $(BUILD)/damka-latency
 	$(BUILD)/damka-latency ./damka 100 1

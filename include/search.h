@@ -18,14 +18,17 @@ enum {
     SCORE_INF = 32000,
     SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
     SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
-    // A win the endgame databases know: SCORE_EGDB + 32 * progress + (budget left) - ply,
-    // progress = 3 * (pieces the databases hold - pieces) + kings, which every capture and
-    // promotion raises: the search takes a winning conversion at once, and in between keeps the
-    // most counter budget, so the win comes within the 7.2 counters. Below every search win.
+    // A win the endgame databases know: SCORE_EGDB + 32 * progress + (budget left) - ply, where
+    // progress (0..SEARCH_EGDB_PROGRESS_MAX) counts the loser's lost pieces twice and the
+    // winner's men once and kings twice: the search takes a winning conversion at once, never
+    // gives a piece away for nothing, and in between keeps the most counter budget, so the win
+    // comes within the 7.2 counters. Below every search win, which the search prefers when it
+    // finds one within its depth (search.c, step 3).
     SCORE_EGDB = 30000,
-    SCORE_EGDB_PROGRESS = 32,
+    SCORE_EGDB_PROGRESS = 32,   // more than any budget (EGDB_F_MAX)
+    SEARCH_EGDB_PROGRESS_MAX = 2 * (EGDB_PIECES_MAX - 2) + 2 * (EGDB_PIECES_MAX - 1),
     SCORE_EGDB_MIN = SCORE_EGDB - MAX_PLY,
-    SCORE_EGDB_MAX = SCORE_EGDB + SCORE_EGDB_PROGRESS * (4 * EGDB_PIECES_MAX - 5),
+    SCORE_EGDB_MAX = SCORE_EGDB + SCORE_EGDB_PROGRESS * (SEARCH_EGDB_PROGRESS_MAX + 1),
     MULTIPV_MAX = 64,
 };
 

@@ -40,6 +40,8 @@ struct SearchWorker {
     Score reported_score;                     // its score, depth (depth 0: none yet) and
     Depth reported_depth;                     // node count
     uint64_t reported_nodes;
+    bool egdb_root;                           // the root is in the endgame databases: their
+                                              // wins are searched on for the shortest one
     int key_base;                             // index in keys of the root position
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
     DrawCounters counters[MAX_PLY + 2];

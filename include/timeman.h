@@ -26,7 +26,8 @@ typedef struct IterationEnd {
     bool pondering;      // time limits do not apply while pondering
     bool best_changed;   // the best move differs from the previous iteration's
     Score score;         // the best move's score
-    bool instant;        // a single legal move with a clock: play it after one iteration
+    bool instant;        // a single legal move with a clock: play it after a short search
+    Depth depth;         // the iteration's depth
     int mate_moves;      // the score as a win in N moves (0 if none)
     int mate_limit;      // `go mate N` (0 if not asked)
 } IterationEnd;
@@ -62,6 +63,9 @@ bool timeman_out_of_nodes(uint64_t limit, uint64_t used);
 // Polled during an iteration: some thread has completed the deepest iteration asked for
 // (limit 0: none asked).
 bool timeman_depth_done(Depth limit, Depth completed);
+
+// The budget of a single legal move played at once: b, its limits cut to a few milliseconds.
+TimeBudget timeman_instant(TimeBudget b);
 
 // After an iteration: true when the search should stop rather than start the next one.
 bool timeman_stop_after_iteration(TimeIterations *t, const TimeBudget *b, const IterationEnd *it);

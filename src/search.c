@@ -45,6 +45,8 @@ enum {
 };
 
 
+_Static_assert(SCORE_EGDB_MAX + EGDB_F_MAX < SCORE_WIN_MIN, "database wins stay below search wins");
+
 // Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies
 // (1.75 before; 1.5 won its match, 2026-11-29, lmr-divisor-1.5).
 #define LMR_DIVISOR 1.5
@@ -129,36 +131,54 @@ uint64_t search_worker_tbhits(const SearchWorker *w)
 }
 
 
+// What the databases' value of a won position adds for the winner's progress: each piece the
+// loser has lost counts 2, each of the winner's kings 2 and its men 1. Captures by the winner
+// and its promotions raise it; a piece the winner gives away lowers it, so that a database win
+// never prefers a sacrifice to an equally sure win that keeps the piece. At most
+// SEARCH_EGDB_PROGRESS_MAX (the loser keeps a piece, the winner at most EGDB_PIECES_MAX - 1).
+static int egdb_progress(const Board *b, Side winner)
+{
+    Bitboard mine = b->pieces[winner], theirs = b->pieces[side_flip(winner)];
+    int progress = 2 * (EGDB_PIECES_MAX - 1 - __builtin_popcountll(theirs)) +
+                   __builtin_popcountll(mine) + __builtin_popcountll(mine & b->kings);
+    assert(progress >= 0 && progress <= SEARCH_EGDB_PROGRESS_MAX);
+    return progress;
+}
+
 // The endgame databases' score of b at ply, under the game's counters, or false when b is not
 // in them, has a capture pending, or they cannot settle it at these counters (egdb_verdict:
 // with men on the board, a strict draw or a win past its budget may still be a win, unless
-// the loose table says it is a draw): those are searched on.
-static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score)
+// the loose table says it is a draw): those are searched on. A draw is exact (*bound
+// BOUND_EXACT); a win is a floor (BOUND_LOWER) and a loss a ceiling (BOUND_UPPER): a win the
+// search finds within its depth scores above every database win, so the search still looks
+// for the shortest one where the window asks for it.
+static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score, Bound *bound)
 {
     const SearchShared *sh = w->sh;
     int pieces = __builtin_popcountll(b->pieces[0] | b->pieces[1]);
-    if (!sh->egdb || pieces > sh->egdb_pieces)
-        return false;
-    // Rule 7.2.7 counts from when a lone king came to the long diagonal, which the databases
-    // do not know: such positions are searched, with the game's counter.
-    if (rules_diagonal_ending(b) || movegen_has_capture(b))
+    if (!sh->egdb || pieces > sh->egdb_pieces || movegen_has_capture(b))
         return false;
     int left;
     EgdbVerdict says = egdb_judge(sh->egdb, b, w->counters[ply], &w->egdb_cache, &left);
     if (says == EGDB_SAYS_NOTHING || says == EGDB_SAYS_UNKNOWN)
         return false;
+    // Rule 7.2.7 counts from when a lone king came to the long diagonal, which the databases
+    // do not know. It only adds draws, so their draw holds there; their wins and losses are
+    // searched, with the game's counter.
+    if (says != EGDB_SAYS_DRAW && rules_diagonal_ending(b))
+        return false;
     w->tbhits++;
     if (says == EGDB_SAYS_DRAW) {
         *score = 0;
+        *bound = BOUND_EXACT;
         return true;
     }
-    int progress = 3 * (EGDB_PIECES_MAX - pieces) + __builtin_popcountll(b->kings);
-    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * progress + left - ply;
+    Side winner = says == EGDB_SAYS_WIN ? b->side : side_flip(b->side);
+    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * egdb_progress(b, winner) + left - ply;
     *score = says == EGDB_SAYS_WIN ? s : -s;
+    *bound = says == EGDB_SAYS_WIN ? BOUND_LOWER : BOUND_UPPER;
     return true;
 }
-
-
 
 // The main thread always completes depth 1 (a few hundred nodes at most), so that even an
 // immediate stop returns a searched move. Helpers stop at once.
@@ -241,7 +261,8 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
 
     bool capture = movegen_has_capture(b);
     Score best = -SCORE_INF;
-    if (!capture && probe_egdb(w, b, ply, &best))
+    Bound db_bound;
+    if (!capture && probe_egdb(w, b, ply, &best, &db_bound))
         return best; // once the captures have resolved, the databases know the rest
     if (!capture) {
         best = eval_evaluate(w->sh->eval, b);
@@ -317,11 +338,24 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
             return tt.score;
     }
 
-    // Step 3. Endgame databases: a quiet position of few enough pieces has its exact value
-    // (under the game's counters). Positions with a capture pending are searched on.
-    Score db;
-    if (!excluded && probe_egdb(w, b, ply, &db))
-        return db;
+    // Step 3. Endgame databases: a quiet position of few enough pieces has its value under the
+    // game's counters (positions with a capture pending are searched on). A draw, a win at or
+    // above beta and a loss at or below alpha end the node, and so does any value when the root
+    // is not in the databases itself (there the search only needs to know the ending is won).
+    // Otherwise the window asks whether the win is shorter than the databases can say: a win is
+    // searched on with its score as a floor (like a stand-pat), a loss with its score as a
+    // ceiling.
+    Score db = 0, db_cap = SCORE_INF;
+    Bound db_bound = BOUND_NONE;
+    if (!excluded && probe_egdb(w, b, ply, &db, &db_bound)) {
+        if (db_bound == BOUND_EXACT || !w->egdb_root || (db_bound == BOUND_LOWER && db >= beta) ||
+            (db_bound == BOUND_UPPER && db <= alpha))
+            return db;
+        if (db_bound == BOUND_LOWER)
+            alpha = db;
+        else
+            beta = db_cap = db;
+    }
 
     // Step 4. Moves; none means the side to move has lost.
     MoveList list;
@@ -342,7 +376,8 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     w->evals[ply] = ev;
     bool improving = ev != EVAL_NONE && ply >= 2 &&
                      (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);
-    bool prunable = quiet && !pv_node && !excluded && beta > -SCORE_WIN_MIN &&
+    bool prunable = quiet && !pv_node && !excluded && db_bound == BOUND_NONE &&
+                    beta > -SCORE_WIN_MIN &&
                     beta < SCORE_WIN_MIN &&
                     !movegen_opponent_has_capture(b); // the threat test last: it costs most
 
@@ -379,7 +414,7 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     // Step 10. Search the moves, best-ordered first.
     int32_t scores[MAX_MOVES];
     movepick_score(&w->mh, b, &list, tt_hit ? tt.move : 0, ply, scores);
-    Score best = -SCORE_INF, orig_alpha = alpha;
+    Score best = db_bound == BOUND_LOWER ? db : -SCORE_INF, orig_alpha = alpha;
     Move best_move = {0};
     bool has_best = false;
     bool futile = prunable && depth <= FUTILITY_MAX_DEPTH &&
@@ -456,9 +491,11 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         }
     }
 
-    // Step 11. Store.
+    // Step 11. Store. A database loss searched to no lower score is that loss (its ceiling).
     if (excluded)
         return has_best ? best : alpha;
+    if (best > db_cap)
+        best = db_cap;
     Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(w->sh->tt, b->key, has_best ? movepick_code(&best_move) : 0,
              score_to_tt(best, ply), ev, depth, bound);
@@ -591,6 +628,8 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     memcpy(w->keys, sh->history + (sh->history_len - n), (size_t)n * sizeof(Key));
     w->key_base = n;
     w->keys[n] = sh->root.key;
+    w->egdb_root = sh->egdb && __builtin_popcountll(sh->root.pieces[0] | sh->root.pieces[1]) <=
+                                   sh->egdb_pieces;
     w->counters[0] = sh->root_counters;
     w->evals[0] = w->evals[1] = EVAL_NONE;
     memset(w->excluded, 0, sizeof w->excluded);
@@ -681,6 +720,8 @@ void search_run(SearchWorker *w, SearchShared *sh)
     // A single legal move is played at once, unless analysing or pondering.
     bool instant = w->nroots == 1 && !sh->limits.analysis && !sh->limits.infinite &&
                    !sh->limits.ponder && sh->budget.soft_ms >= 0;
+    if (instant && is_main)
+        sh->budget = timeman_instant(sh->budget);
     for (Depth depth = 1; depth <= max_depth && !stopped(w); depth++) {
         // Lazy SMP: no thread repeats an iteration another has completed (single line), and
         // helpers with an odd id search one ply deeper for diversity.
@@ -714,6 +755,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
                            .best_changed = !movepick_same(&last_best, &w->roots[0].move),
                            .score = w->roots[0].score,
                            .instant = instant,
+                           .depth = d,
                            .mate_moves = win_moves(w->roots[0].score),
                            .mate_limit = sh->limits.mate};
         last_best = w->roots[0].move;

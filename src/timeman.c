@@ -14,6 +14,11 @@ enum {
     NEXT_ITERATION_PCT = 60, // past this share of the target the next iteration rarely ends
     DROP_SMALL = 20,         // a score fall (centi-men) that stretches the target by 25%
     DROP_LARGE = 60,         // ... and by 60%
+    // A single legal move is played at once, after a search short enough not to be felt
+    // (depth 8 takes 1-3 ms in the middle game here) that makes its score mean something and
+    // fills the table for the next move: first choice.
+    INSTANT_DEPTH = 8,
+    INSTANT_MS = 10,
 };
 
 // Each best-move change of the last iterations (decayed by half per iteration) adds half of
@@ -111,5 +116,12 @@ bool timeman_stop_after_iteration(TimeIterations *t, const TimeBudget *b, const 
         return false;
     if (soft >= 0 && it->elapsed_ms >= soft * NEXT_ITERATION_PCT / 100)
         return true; // the next iteration would most likely not finish in time
-    return it->instant;
+    return it->instant && it->depth >= INSTANT_DEPTH;
+}
+
+TimeBudget timeman_instant(TimeBudget b)
+{
+    b.hard_ms = b.hard_ms >= 0 ? min64(b.hard_ms, INSTANT_MS) : INSTANT_MS;
+    b.soft_ms = b.soft_ms >= 0 ? min64(b.soft_ms, b.hard_ms) : b.hard_ms;
+    return b;
 }

@@ -477,6 +477,135 @@ START_TEST(test_egdb_search_uses_it)
 }
 END_TEST
 
+// Searches the current game of e under go and returns the result.
+static EngineResult search_result(Engine *e, const EngineGo *go)
+{
+    ck_assert(engine_go(e, go, NULL, NULL, NULL));
+    engine_wait(e);
+    EngineResult r;
+    engine_result(e, &r);
+    ck_assert(r.has_best);
+    return r;
+}
+
+// A move of b with a one-minute clock: a game's move, not an analysis.
+static EngineGo clock_go(void)
+{
+    EngineGo go;
+    engine_go_depth(&go, 0);
+    go.analysis = false;
+    go.time.has_clock = true;
+    go.time.time_ms = 60000;
+    return go;
+}
+
+START_TEST(test_egdb_draws_score_zero)
+{
+    // Positions the databases call drawn score 0 at the root. A lone king on the long diagonal
+    // against three pieces (7.2.7, which the databases leave to the search) stays a draw when
+    // the databases say draw: that rule only adds draws.
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    ck_assert_int_eq(search_with_db(e, "W:WK4:B12,19,K21", 7), 0);
+    // A sample of drawn positions of 3 and 4 pieces with both sides to move.
+    static EgdbCache cache;
+    Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    Balances all = up_to_four();
+    uint64_t state = 5;
+    int tested = 0;
+    for (int k = 0; k < all.n; k++) {
+        EgdbMaterial m = all.list[k];
+        if (egdb_pieces(m) < 3)
+            continue;
+        uint64_t n = egdb_slice_size(m);
+        for (int t = 0, found = 0; t < 2000 && found < 6; t++) {
+            Board b;
+            int left;
+            if (!egdb_unindex(m, test_rand(&state) % n, &b) || movegen_has_capture(&b) ||
+                movegen_count(&b) == 0 ||
+                egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != EGDB_SAYS_DRAW)
+                continue;
+            char fen[FEN_MAX];
+            notation_fen(&b, fen, sizeof fen);
+            Score s = search_with_db(e, fen, 6);
+            ck_assert_msg(s == 0, "%s, a database draw, scored %d", fen, s);
+            found++;
+            tested++;
+        }
+    }
+    ck_assert_int_gt(tested, 100);
+    egdb_close(db);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_egdb_forced_move_score)
+{
+    // A single legal move is played at once, after a short search that makes its score mean
+    // something: a database draw reports 0, and a forced capture in the middle game reports
+    // more than the first iteration's static score.
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    static EgdbCache cache;
+    Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    EgdbMaterial m = {1, 0, 1, 2};
+    uint64_t n = egdb_slice_size(m), state = 3;
+    int tested = 0;
+    for (int t = 0; t < 200000 && tested < 5; t++) {
+        Board b;
+        int left;
+        if (!egdb_unindex(m, test_rand(&state) % n, &b) || movegen_has_capture(&b) ||
+            movegen_count(&b) != 1 ||
+            egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != EGDB_SAYS_DRAW)
+            continue;
+        char fen[FEN_MAX];
+        notation_fen(&b, fen, sizeof fen);
+        ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+        EngineGo go = clock_go();
+        EngineResult r = search_result(e, &go);
+        ck_assert_msg(r.score == 0, "%s: forced move scored %d", fen, r.score);
+        tested++;
+    }
+    ck_assert_int_eq(tested, 5);
+    egdb_close(db);
+    static const char *const moves[] = {"c3d4", "b6c5"}; // d4:b6 is forced
+    ck_assert(engine_set_position(e, NULL, moves, 2, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go = clock_go();
+    EngineResult r = search_result(e, &go);
+    ck_assert_int_ge(r.depth, 2);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_egdb_short_win)
+{
+    // Three kings against a man: the databases call every king move a win, but a1-e5 (or
+    // a1-b2) wins in three plies; a1-g7 gives a king away and wins the long way. The search
+    // finds the short win, and at depths too shallow to see it never gives a piece away.
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    const char *fen = "W:WKa1,Kc1,Ke1:Bh8";
+    ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+    EngineGo go;
+    engine_go_depth(&go, 8);
+    EngineResult r = search_result(e, &go);
+    ck_assert_int_eq(engine_win_plies(r.score), 3);
+    for (int depth = 1; depth <= 2; depth++) {
+        engine_go_depth(&go, depth);
+        r = search_result(e, &go);
+        Board after = *engine_board(e);
+        board_play(&after, &r.best);
+        ck_assert_msg(!movegen_has_capture(&after), "depth %d gives a king away", depth);
+    }
+    engine_free(e);
+}
+END_TEST
+
 Suite *suite_egdb(void)
 {
     Suite *s = suite_create("egdb");
@@ -490,6 +619,9 @@ Suite *suite_egdb(void)
     tcase_add_test(tc, test_egdb_verdict_under_the_counters);
     tcase_add_test(tc, test_egdb_loose_model);
     tcase_add_test(tc, test_egdb_search_uses_it);
+    tcase_add_test(tc, test_egdb_draws_score_zero);
+    tcase_add_test(tc, test_egdb_forced_move_score);
+    tcase_add_test(tc, test_egdb_short_win);
     suite_add_tcase(s, tc);
     if (getenv("EGDB_FULL_DIR") != NULL) {
         TCase *full = tcase_create("full-set");
