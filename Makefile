@@ -69,8 +69,17 @@ endif
 # Builds for another ARCH live apart, so that switching does not mix objects.
 ARCH_DIR := $(if $(filter native,$(ARCH)),,-$(ARCH))
 BUILD    := build/$(CFG)$(ARCH_DIR)
+# The built-in evaluation weights: one file in weights/, named by the start of its SHA-256
+# (tools/ship_weights.sh puts a trained file there), built in by src/eval_builtin.c.
+EVAL_WEIGHTS := $(wildcard weights/eval-*.bin)
+ifneq ($(words $(EVAL_WEIGHTS)),1)
+  $(error weights/ must hold exactly one eval-<hash>.bin, it holds: $(EVAL_WEIGHTS))
+endif
+
+EVAL_WEIGHTS_DEF := -DEVAL_WEIGHTS_FILE='"$(EVAL_WEIGHTS)"'
+
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP -DDAMKA_ARCH='"$(ARCH)"' \
-              -DDAMKA_DATADIR='"$(DATADIR)"' $(EXTRA_CFLAGS)
+              -DDAMKA_DATADIR='"$(DATADIR)"' $(EVAL_WEIGHTS_DEF) $(EXTRA_CFLAGS)
 LDLIBS   := -lpthread -lm
 
 ENGINE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
@@ -102,7 +111,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune test-run openings fuzz fuzz-run latency shortest test-busy-build
+        check-layers clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings fuzz fuzz-run latency shortest test-busy-build
 
 all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -179,8 +188,13 @@ datagen: damka-datagen damka-train
 
 train: damka-train
 	./damka-train $(foreach r,$(shell seq $(TRAIN_FROM) $(ROUND)),--data data/round$(r).bin) $(TRAIN_ARGS) \
-	    --init $(EVAL_FILE) --threads 2 --out data/weights-round$(ROUND).bin --c-out src/eval_weights.c \
+	    --init $(EVAL_FILE) --threads 2 --out data/weights-round$(ROUND).bin \
 	    | tee data/train-round$(ROUND).log
+
+# Makes round ROUND's weights the built-in ones (weights/eval-<hash>.bin); then make, and
+# commit with the new bench count.
+ship-weights:
+	sh tools/ship_weights.sh data/weights-round$(ROUND).bin
 
 tune: datagen
 	$(MAKE) train
@@ -244,10 +258,12 @@ $(BUILD)/bench_positions.h build/fuzz/bench_positions.h: bench/positions.txt
 
 $(BUILD)/bench.o: $(BUILD)/bench_positions.h
 
+$(BUILD)/eval_builtin.o: $(EVAL_WEIGHTS)
+
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools/match -Itools/datagen $(CHECK_CFLAGS) \
-	    -DDATA_DIR='"$(CURDIR)/tests/data"' -DSHARED_DIR='"$(CURDIR)/../shared"' -c -o $@ $<
+	    -DDATA_DIR='"$(CURDIR)/tests/data"' -c -o $@ $<
 
 # A misbehaving engine for the match runner's tests.
 $(BUILD)/fake/fake_engine: tests/fake/fake_engine.c $(LIB)
@@ -264,19 +280,27 @@ debug:
 deps:
 	@sh tools/deps.sh
 
+# Quiet but for what it checks: the build's commands are not echoed (errors and warnings are).
 test: deps
-	$(MAKE) CFG=$(if $(filter release,$(CFG)),debug,$(CFG)) test-run
+	@echo "== make test: building the $(if $(filter release,$(CFG)),debug,$(CFG)) engine, its tools and the tests"
+	@$(MAKE) -s --no-print-directory CFG=$(if $(filter release,$(CFG)),debug,$(CFG)) test-run
 
 # The test suite reads the endgame databases of up to 4 pieces, built (seconds, by the
 # optimised generator, kept between runs) and checked value by value against their successors.
 EGDB_TEST_DIR := $(CURDIR)/build/egdb-test
 egdb-test-set:
-	$(MAKE) CFG=release build/release/damka-egdb
-	build/release/damka-egdb --pieces 4 --dir $(EGDB_TEST_DIR) --verify
+	@$(MAKE) -s --no-print-directory CFG=release build/release/damka-egdb
+	@echo "== endgame databases of up to 4 pieces for the tests ($(EGDB_TEST_DIR), log in $(EGDB_TEST_DIR).log)"
+	@build/release/damka-egdb --pieces 4 --dir $(EGDB_TEST_DIR) --verify > $(EGDB_TEST_DIR).log 2>&1 || \
+	    { cat $(EGDB_TEST_DIR).log; exit 1; }
+	@tail -n 1 $(EGDB_TEST_DIR).log
 
 test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
           $(BUILD)/damka-train $(BUILD)/damka-datagen $(FAKE_ENGINES) egdb-test-set
-	DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
+	@echo "== the Check suites ($(BUILD)): rules and move generation, notation, engine, matches,"
+	@echo "   protocol, GUI server, endgame databases, evaluation and its tools. Lines on stderr"
+	@echo "   about corrupt or refused files come from tests that damage files on purpose."
+	@DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
 	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train DAMKA_DATAGEN=$(CURDIR)/$(BUILD)/damka-datagen \
 	    TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
@@ -333,8 +357,8 @@ FUZZ_FLAGS   := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -fsanitize=fuzzer,addres
                 -fno-sanitize-recover=all -Wno-pass-failed -DFUZZING
 FUZZ_SRC     := $(filter-out src/main.c,$(wildcard src/*.c))
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) build/fuzz/bench_positions.h
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Ibuild/fuzz -o $@ $< $(FUZZ_SRC) -lpthread -lm
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) build/fuzz/bench_positions.h $(EVAL_WEIGHTS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(EVAL_WEIGHTS_DEF) -Ibuild/fuzz -o $@ $< $(FUZZ_SRC) -lpthread -lm
 
 fuzz:
 	@sh tools/fuzz_deps.sh
@@ -383,6 +407,7 @@ install: all
 	if [ -x damka-gui ]; then install -m 755 damka-gui $(DESTDIR)$(PREFIX)/bin/damka-gui; fi
 	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
 	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
+	if [ -x damka-gui ]; then install -m 644 man/damka-gui.6 $(DESTDIR)$(MANDIR)/; fi
 	if ls egdb/*.dkb >/dev/null 2>&1; then install -d $(DESTDIR)$(DATADIR)/egdb && \
 	    install -m 644 egdb/*.dk[bl] $(DESTDIR)$(DATADIR)/egdb/; fi
 

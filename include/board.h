@@ -3,6 +3,7 @@
 #ifndef BOARD_H_INCLUDED
 #define BOARD_H_INCLUDED
 
+#include "move.h"
 #include "types.h"
 
 struct Board {
@@ -10,19 +11,6 @@ struct Board {
     Bitboard kings;     // the kings of both sides
     Key key;            // Zobrist key of pieces and side to move
     Side side;          // side to move
-};
-
-enum { MOVE_PROMOTES = 1 };
-
-// A legal move. Squares are numeric-order squares (0 = square 1). The path lists every landing
-// square in order (a quiet move has one), so notation can print the route of a capture.
-struct Move {
-    Bitboard captured; // captured pieces (padded layout), empty for a quiet move
-    uint8_t from;
-    uint8_t to;
-    uint8_t flags;     // MOVE_PROMOTES when a man ends the move as a king
-    uint8_t npath;     // landings in path
-    uint8_t path[MAX_PATH];
 };
 
 struct MoveList {

@@ -15,7 +15,8 @@
 // allows 60 or 120 plies, so its wins are wins but its draws may not be draws. LOOSE (balances
 // with men): a man's step resets the counter too, as 7.2.5 does (not under 7.2.4/7.2.8), and
 // 7.2.6 is left out: its wins may not be wins but its draws are draws. With kings alone the two
-// are one. How the game's counters compare with them: egdb_verdict.
+// are one. What a value means under the game's counters, and the score the search gives it:
+// verdict.h.
 #ifndef EGDB_H_INCLUDED
 #define EGDB_H_INCLUDED
 
@@ -47,34 +48,7 @@ static inline bool egdb_is_win(int v) { return v >= EGDB_WIN && v < EGDB_LOSS; }
 static inline bool egdb_is_loss(int v) { return v >= EGDB_LOSS && v < EGDB_NONE; }
 static inline int egdb_budget(int v) { return egdb_is_win(v) ? v - EGDB_WIN : v - EGDB_LOSS; }
 
-// What value v of b says under the game's counters. Rules 7.2.4 and 7.2.8 count plies since
-// the last capture or promotion, as the budget does. Elsewhere 7.2.5 counts plies since a man
-// move or capture against the same 30, and 7.2.6 (kings on both sides) plies since a capture or
-// promotion against 60 or 120: a win that resets the counters within 30 - F plies meets both
-// while reversible <= F and balance - 30 (or - 90) <= F. Past that a value is a draw with kings
-// alone or under 7.2.4/7.2.8 (there the budget is exact), and says nothing with men on the
-// board (the search goes on). *left gets the budget left of a win or loss.
-typedef enum EgdbVerdict {
-    EGDB_SAYS_DRAW,
-    EGDB_SAYS_WIN,
-    EGDB_SAYS_LOSS,
-    EGDB_SAYS_NOTHING, // a position of the databases whose result they cannot settle
-    EGDB_SAYS_UNKNOWN, // not in the databases
-} EgdbVerdict;
-
 typedef enum EgdbKind { EGDB_STRICT, EGDB_LOOSE, EGDB_KINDS } EgdbKind;
-
-// v is the strict value of b, loose its loose one (-1: no loose table). A strict win holds
-// while reversible <= F and balance - 30 (or - 90) <= F; a loose draw, or a loose value past
-// its budget (reversible, or balance under 7.2.4/7.2.8), is a draw; with kings alone a strict
-// value past its budget is a draw. Anything else says nothing (the search goes on), except
-// with no loose table, where a strict draw is taken as it is. *left gets the budget left of a
-// win or loss.
-EgdbVerdict egdb_verdict(const Board *b, int v, int loose, DrawCounters c, int *left);
-
-// True for material under 7.2.4 or 7.2.8 (a lone king against three kings or more, or against
-// at most two pieces with a king): their counters run from the last capture or promotion.
-bool egdb_balance_rules(const Board *b);
 
 // The material of b.
 EgdbMaterial egdb_material_of(const Board *b);
@@ -163,11 +137,6 @@ int egdb_loose_count(const Egdb *db);
 // Blocks are read from the files when a probe needs them; a block that fails its check is
 // reported once on stderr and its table is probed no more (-1).
 int egdb_probe(const Egdb *db, const Board *b, EgdbKind kind, EgdbCache *cache);
-
-// What the databases say of b under the game's counters (egdb_verdict), probing the loose
-// table only when the strict one does not settle it.
-EgdbVerdict egdb_judge(const Egdb *db, const Board *b, DrawCounters c, EgdbCache *cache,
-                       int *left);
 
 // True when balance m was loaded and a block of one of its tables has failed its check since.
 bool egdb_broken(const Egdb *db, EgdbMaterial m);

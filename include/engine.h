@@ -15,6 +15,9 @@
 #include "rules.h"
 #include "search.h"
 
+#define DAMKA_NAME "Damka"
+#define DAMKA_VERSION "0.2"
+
 enum {
     ENGINE_HASH_DEFAULT = 64, // MB
     ENGINE_HASH_MIN = TT_MB_MIN,
@@ -63,6 +66,14 @@ typedef struct EngineGo {
     Move searchmoves[MAX_MOVES];
 } EngineGo;
 
+// A dialect's clock as the search reads it. UCI-style: time_ms is what is left now (a
+// negative clock counts as 0). Hub: time_ms is the clock before this move's increment.
+// movetime_ms 0 means none.
+TimeInput engine_uci_clock(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
+                           int64_t movetime_ms);
+TimeInput engine_hub_clock(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
+                           int64_t movetime_ms);
+
 // Sets go to a fixed-depth analysis with no clock (bench, tools, tests).
 void engine_go_depth(EngineGo *go, Depth depth);
 
@@ -105,6 +116,9 @@ bool engine_parse_move(const Engine *e, const char *text, MoveFormat fmt, Move *
 // The result of the current position under the game-end rules (GAME_ONGOING if it goes on).
 GameResult engine_game_result(const Engine *e);
 
+// Short text for a game result ("no legal move", "threefold repetition (7.2.3)", ...).
+const char *engine_result_text(GameResult r);
+
 // Writes the evaluation of the current position and its terms, one per line.
 void engine_explain_eval(const Engine *e, FILE *out);
 
@@ -123,6 +137,11 @@ bool engine_must_capture(const Board *b);
 
 // Perft of b (bulk: the last ply counted without being played).
 uint64_t engine_perft(const Board *b, int depth, bool bulk);
+
+// Perft divided by the first move: the legal moves of b in list and the perft of depth - 1
+// after each in counts[i] (depth >= 1); returns their sum.
+uint64_t engine_perft_divide(const Board *b, int depth, bool bulk, MoveList *list,
+                             uint64_t counts[MAX_MOVES]);
 
 // ---- Searching --------------------------------------------------------------------------------
 
@@ -162,8 +181,6 @@ int64_t engine_threads(const Engine *e);
 bool engine_clear_hash(Engine *e, int64_t unused);
 bool engine_set_multipv(Engine *e, int64_t lines);
 int64_t engine_multipv(const Engine *e);
-bool engine_set_ponder(Engine *e, int64_t on);
-int64_t engine_ponder(const Engine *e);
 bool engine_set_move_overhead(Engine *e, int64_t ms);
 int64_t engine_move_overhead(const Engine *e);
 bool engine_set_analyse_mode(Engine *e, int64_t on);
@@ -191,8 +208,8 @@ int64_t engine_egdb_pieces(const Engine *e);
 // Pieces of the largest complete set loaded (0: none).
 int engine_egdb_loaded(const Engine *e);
 
-// A score of the endgame databases' band as 1..99 (the larger, the more counter budget is
-// left), negative for a loss; 0 for any other score.
+// A score of the endgame databases' band as 1..99 (the more progress and counter budget, the
+// larger), negative for a loss; 0 for any other score (verdict_band).
 int engine_egdb_score(Score s);
 
 // Accepts any value and changes nothing: options of other engines that clients send.

@@ -25,11 +25,13 @@
 // Known drawn endings (a lone king against one or two kings, or three when it holds the long
 // diagonal) are scaled toward 0 by draw_divisor, outside the linear part.
 //
-// Weights live in an EvalWeights: the built-in set is compiled in (src/eval_weights.c, written
-// by damka-train); eval_load_file reads another set, which each engine keeps for itself.
+// Weights live in an EvalWeights: the built-in set is the file weights/eval-<hash>.bin built into
+// the binary (src/eval_builtin.c) and read by the same loader as any other; eval_load_file
+// reads another set, which each engine keeps for itself.
 #ifndef EVAL_H_INCLUDED
 #define EVAL_H_INCLUDED
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,8 +77,34 @@ typedef struct EvalWeights {
     int16_t material[EVAL_MATERIAL_STATES];
 } EvalWeights;
 
-// The weights compiled into the engine.
-extern const EvalWeights EVAL_BUILTIN;
+// The tables of EvalWeights as one list of int16 weights, in the order of the struct, of the
+// weights file and of the trainer's parameters: the pattern tables, the king-square tables,
+// then the material table.
+enum {
+    EVAL_PATTERN_WEIGHTS = EVAL_KING_STATES * EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2,
+    EVAL_KING_SQUARE_WEIGHTS = EVAL_VIEWS * SQUARE_COUNT * 2,
+    EVAL_TABLE_WEIGHTS = EVAL_PATTERN_WEIGHTS + EVAL_KING_SQUARE_WEIGHTS + EVAL_MATERIAL_STATES,
+};
+
+// Index in that list of a pattern weight ([king state][view][window][state][phase]).
+static inline size_t eval_pattern_index(int ks, int view, int window, int state, int phase)
+{
+    return (((((size_t)ks * EVAL_VIEWS + (size_t)view) * EVAL_WINDOWS + (size_t)window) *
+                 EVAL_WINDOW_STATES + (size_t)state) * 2 + (size_t)phase);
+}
+
+// Index in that list of a king-square weight ([view][square][phase]).
+static inline size_t eval_king_square_index(int view, int square, int phase)
+{
+    return EVAL_PATTERN_WEIGHTS + ((size_t)view * SQUARE_COUNT + (size_t)square) * 2 + (size_t)phase;
+}
+
+// Builds the evaluation's tables and reads the built-in weights; idempotent and thread-safe
+// (engine_library_init calls it). Every other function here needs it first.
+void eval_init(void);
+
+// The built-in weights (calls eval_init).
+const EvalWeights *eval_builtin(void);
 
 // Evaluation of b for the side to move.
 Score eval_evaluate(const EvalWeights *w, const Board *b);
@@ -116,16 +144,15 @@ int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kin
 
 // The weights file: 8 bytes "DAMKAEVW", u32 version (5), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
-// draw_divisor), the pattern tables as i16 ([king state][view][window][state][phase]), the
-// king-square tables as i16 ([view][square][phase]), the material table as i16, and u64
-// FNV-1a of all the bytes before it; little-endian. The layouts of earlier rounds are read
-// too, their pattern tables going to every king state: version 4 (no hanging_man and
-// hanging_king: they are left at 0), version 3 (besides, one set of pattern tables),
-// version 2 (nor a material table: it is left at 0) and version 1 (one pattern table for both
-// views, no king squares: its table goes to both views, the rest is 0). Reading checks every
+// draw_divisor), the tables as i16 (EVAL_TABLE_WEIGHTS, in eval_pattern_index order), and u64
+// FNV-1a of all the bytes before it; little-endian (docs/formats.md). Reading checks every
 // field, the size and the checksum; on failure it returns false with one line in err and
-// leaves *out unchanged. Saving writes version 5.
+// leaves *out unchanged. Files of the layouts of earlier rounds (versions 1-4) were converted
+// once and are refused.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
+
+// As eval_load_file, from the n bytes of a file at buf (err without the file's name).
+bool eval_load_bytes(const uint8_t *buf, size_t n, EvalWeights *out, char *err, size_t errlen);
 
 #endif

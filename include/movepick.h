@@ -13,34 +13,25 @@ enum {
     MOVEPICK_KILLER = 1 << 27,      // then the two killers, then quiet moves by history
 };
 
-// Killers and history of one search thread.
+// History of quiet moves of one search thread (the killers live on the search's stack).
 typedef struct MoveHistory {
-    Move killers[MAX_PLY][2];
     int32_t history[2][SQUARE_COUNT][SQUARE_COUNT];
 } MoveHistory;
 
-// Packs a move into the 16-bit code kept in the TT (never 0).
-uint16_t movepick_code(const Move *m);
-
-// Same move: origin, destination and captured pieces.
-static inline bool movepick_same(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured;
-}
-
-// Forgets killers and history (new game).
+// Forgets the history (new game).
 void movepick_clear(MoveHistory *h);
 
-// Ordering scores of every move of list at this ply; tt_move is a move code (0 = none).
+// Ordering scores of every move of list; tt_move is a move code (0 = none), killers the two
+// killers of this ply.
 void movepick_score(const MoveHistory *h, const Board *b, const MoveList *list, uint16_t tt_move,
-                    int ply, int32_t *scores);
+                    const Move killers[2], int32_t *scores);
 
 // Brings the best-scored move of list[i..] to position i.
 void movepick_next(MoveList *list, int32_t *scores, int i);
 
-// A quiet move m caused a cut-off at depth after `tried` moves of list: it becomes a killer,
-// its history rises and the quiet moves tried before it fall.
-void movepick_update(MoveHistory *h, const Board *b, const Move *m, int ply, Depth depth,
+// A quiet move m caused a cut-off at depth after `tried` moves of list: it becomes a killer
+// of this ply, its history rises and the quiet moves ordered before it fall.
+void movepick_update(MoveHistory *h, const Board *b, const Move *m, Move killers[2], Depth depth,
                      const MoveList *list, int tried);
 
 // The history score of a quiet move of the side to move of b.

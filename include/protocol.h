@@ -8,9 +8,8 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "util.h"
 
-#define DAMKA_NAME "Damka"
-#define DAMKA_VERSION "0.2"
 #define DAMKA_AUTHOR "the Damka developers"
 #ifndef DAMKA_ARCH
 #define DAMKA_ARCH "unknown"
@@ -39,7 +38,8 @@ struct Proto {
     const ProtoDialect *dialects[2]; // UCI-style first: the default
     const ProtoDialect *dialect;     // NULL until the first line chooses
     bool interactive;                // stdin is a terminal: banner for people
-    bool searching;                  // a go is running (its final reply not yet printed)
+    bool searching;                  // a go was started and not stopped since (it may have
+                                     // ended by itself): only then is ponderhit passed on
     EngineGo level;                  // standing limits (Hub `level`), kept between searches
 };
 
@@ -86,9 +86,6 @@ uint64_t proto_nps(const EngineInfo *r);
 
 // Splits line in place at spaces and tabs; returns the token count, or -1 past max.
 int proto_tokenize(char *line, char **tokens, int max);
-
-// Parses an integer in lo..hi; false if it is not one.
-bool proto_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 // Runs job(ctx, out) with the output stream locked (bench, perft and eval print to it).
 void proto_with_output(Proto *p, void (*job)(void *ctx, FILE *out), void *ctx);

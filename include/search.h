@@ -13,22 +13,15 @@
 #include "timeman.h"
 #include "tt.h"
 #include "types.h"
+#include "util.h"
+#include "verdict.h"
+#include "util.h"
 
 enum {
     SCORE_INF = 32000,
     SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
     SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
-    // A win the endgame databases know: SCORE_EGDB + 32 * progress + (budget left) - ply, where
-    // progress (0..SEARCH_EGDB_PROGRESS_MAX) counts the loser's lost pieces twice and the
-    // winner's men once and kings twice: the search takes a winning conversion at once, never
-    // gives a piece away for nothing, and in between keeps the most counter budget, so the win
-    // comes within the 7.2 counters. Below every search win, which the search prefers when it
-    // finds one within its depth (search.c, step 3).
-    SCORE_EGDB = 30000,
-    SCORE_EGDB_PROGRESS = 32,   // more than any budget (EGDB_F_MAX)
-    SEARCH_EGDB_PROGRESS_MAX = 2 * (EGDB_PIECES_MAX - 2) + 2 * (EGDB_PIECES_MAX - 1),
-    SCORE_EGDB_MIN = SCORE_EGDB - MAX_PLY,
-    SCORE_EGDB_MAX = SCORE_EGDB + SCORE_EGDB_PROGRESS * (SEARCH_EGDB_PROGRESS_MAX + 1),
+    // Database wins and losses score in the band SCORE_EGDB_MIN..SCORE_EGDB_MAX (verdict.h).
     MULTIPV_MAX = 64,
 };
 
@@ -104,6 +97,12 @@ typedef struct SearchShared {
     Move best_pv[MAX_PLY];
 } SearchShared;
 
+// Milliseconds since the clock of this move started.
+static inline int64_t search_elapsed_ms(const SearchShared *sh)
+{
+    return util_now_ms() - atomic_load_explicit(&sh->start_ms, memory_order_relaxed);
+}
+
 // Allocates a worker (64-byte aligned, owns its board, stacks, killers and history); NULL when
 // out of memory.
 SearchWorker *search_worker_new(int id);
@@ -125,8 +124,6 @@ void search_worker_reset_counts(SearchWorker *w);
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
 
-// Endgame database probes of worker w in the current search that gave a value.
-uint64_t search_worker_tbhits(const SearchWorker *w);
 
 // After every thread has stopped, called on the main thread: the best of the deepest completed
 // iterations replaces the main thread's result when a helper completed a deeper iteration with

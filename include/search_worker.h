@@ -4,6 +4,8 @@
 #ifndef SEARCH_WORKER_H_INCLUDED
 #define SEARCH_WORKER_H_INCLUDED
 
+#include <stdatomic.h>
+
 #include "board.h"
 #include "egdb.h"
 #include "movepick.h"
@@ -23,6 +25,16 @@ typedef struct RootMove {
     int pvlen;
     Move pv[MAX_PLY];
 } RootMove;
+
+// One ply of the search path: what the node at that ply keeps for itself and its children.
+typedef struct SearchStack {
+    DrawCounters counters; // the draw counters of the position at this ply
+    Score eval;            // its static score, EVAL_NONE when it has none (a capture is due)
+    uint16_t excluded;     // a move code left out here (the singular test), 0 if none
+    Move killers[2];       // quiet moves that cut off at this ply (kept from search to search)
+    int pvlen;             // the principal variation from this ply: its length and moves
+    Move pv[MAX_PLY];
+} SearchStack;
 
 struct SearchWorker {
     int id;
@@ -44,25 +56,33 @@ struct SearchWorker {
                                               // wins are searched on for the shortest one
     int key_base;                             // index in keys of the root position
     Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
-    DrawCounters counters[MAX_PLY + 2];
-    Score evals[MAX_PLY + 2];                 // static score along the path, EVAL_NONE if none
-    uint16_t excluded[MAX_PLY + 2];           // move code left out at this ply (singular test)
-    MoveHistory mh;                           // killers and history (movepick)
-    int pvlen[MAX_PLY + 1];
-    Move pv[MAX_PLY + 1][MAX_PLY];
+    SearchStack stack[MAX_PLY + 2];           // the search path, ply by ply
+    MoveHistory mh;                           // history of quiet moves (movepick)
     int nroots;
     int pv_index;                             // MultiPV line being searched
     RootMove roots[MAX_MOVES];
     EgdbCache egdb_cache;                     // decompressed database blocks of this thread
 };
 
-// ---- search.c -------------------------------------------------------------------------------
+// ---- Shared by search.c and report.c (inline, so that report.c never calls into search.c) -----
 
 // Makes w's node count, selective depth and database hits visible to the reporting thread.
-void search_publish(SearchWorker *w);
+static inline void search_publish(SearchWorker *w)
+{
+    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
+    atomic_store_explicit(&w->published_seldepth, w->seldepth, memory_order_relaxed);
+    atomic_store_explicit(&w->published_tbhits, w->tbhits, memory_order_relaxed);
+}
 
-// Milliseconds since the clock of this move started.
-int64_t search_elapsed_ms(const SearchShared *sh);
+// w's node count and database hits as last published.
+static inline uint64_t search_published_nodes(const SearchWorker *w)
+{
+    return atomic_load_explicit(&w->nodes, memory_order_relaxed);
+}
+static inline uint64_t search_published_tbhits(const SearchWorker *w)
+{
+    return atomic_load_explicit(&w->published_tbhits, memory_order_relaxed);
+}
 
 // ---- report.c -------------------------------------------------------------------------------
 

@@ -70,7 +70,4 @@ TimeBudget timeman_instant(TimeBudget b);
 // After an iteration: true when the search should stop rather than start the next one.
 bool timeman_stop_after_iteration(TimeIterations *t, const TimeBudget *b, const IterationEnd *it);
 
-// Milliseconds on a monotonic clock.
-int64_t timeman_now_ms(void);
-
 #endif

@@ -28,7 +28,7 @@ typedef struct TT {
 
 // What a probe returns.
 typedef struct TTData {
-    uint16_t move; // packed move code (0 = none), see movepick_code()
+    uint16_t move; // packed move code (0 = none), see move_code()
     Score score;
     Score eval;
     Depth depth;

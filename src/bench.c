@@ -5,45 +5,33 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
 #include "notation.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "util.h"
 
 int64_t bench_perft_divide(FILE *out, const char *fen, int depth, bool bulk, char *err,
                            size_t errlen)
 {
     Board b;
+    static const char START[] = "W:W21-32:B1-12";
     if (depth < 1 || depth > BENCH_PERFT_DEPTH_MAX) {
         snprintf(err, errlen, "perft depth must be 1..%d", BENCH_PERFT_DEPTH_MAX);
         return -1;
     }
     engine_library_init();
-    if (fen && !notation_parse_fen(fen, &b, err, errlen))
+    if (!notation_parse_fen(fen ? fen : START, &b, err, errlen))
         return -1;
-    if (!fen)
-        board_start(&b);
     MoveList list;
-    engine_moves_of(&b, &list);
-    int64_t total = 0;
+    uint64_t counts[MAX_MOVES];
+    uint64_t total = engine_perft_divide(&b, depth, bulk, &list, counts);
     for (int i = 0; i < list.count; i++) {
-        Board child = b;
         char text[MOVE_TEXT_MAX];
-        board_play(&child, &list.moves[i]);
-        uint64_t n = engine_perft(&child, depth - 1, bulk);
         notation_move(&list.moves[i], MOVE_FMT_UCI, text, sizeof text);
-        fprintf(out, "%s: %llu\n", text, (unsigned long long)n);
-        total += (int64_t)n;
+        fprintf(out, "%s: %llu\n", text, (unsigned long long)counts[i]);
     }
-    fprintf(out, "\nNodes searched: %lld\n", (long long)total);
-    return total;
+    fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);
+    return (int64_t)total;
 }
 
 int bench_perft_main(int argc, char **argv)
@@ -65,14 +53,14 @@ int bench_perft_main(int argc, char **argv)
         printf("error: usage: damka perft <depth 1..%d> [FEN] [--no-bulk]\n", BENCH_PERFT_DEPTH_MAX);
         return 2;
     }
-    double t0 = now_seconds();
+    double t0 = util_now_s();
     int64_t n = bench_perft_divide(stdout, argc == 2 ? argv[1] : NULL, (int)depth, bulk, err,
                                    sizeof err);
     if (n < 0) {
         printf("error: %s\n", err);
         return 2;
     }
-    double dt = now_seconds() - t0;
+    double dt = util_now_s() - t0;
     fprintf(stderr, "Time: %.3f s, %.0f leaves/s\n", dt, dt > 0 ? (double)n / dt : 0.0);
     return 0;
 }
@@ -124,10 +112,10 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
         EngineGo go;
         EngineResult r;
         engine_go_depth(&go, depth);
-        double t0 = now_seconds();
+        double t0 = util_now_s();
         engine_go(e, &go, NULL, NULL, NULL);
         engine_wait(e);
-        double dt = now_seconds() - t0;
+        double dt = util_now_s() - t0;
         searching += dt;
         engine_result(e, &r);
         uint64_t n = r.nodes;

@@ -18,6 +18,7 @@
 // read when probed.
 #include "egdb.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -30,6 +31,7 @@
 #include "movegen.h"
 #include "rules.h"
 #include "tables.h"
+#include "util.h"
 
 enum {
     MAN_SQUARES = 28,
@@ -51,64 +53,6 @@ static void init_binom(void)
 }
 
 static uint64_t binom(int n, int k) { return n < 0 || k < 0 || k > n ? 0 : g_binom[n][k]; }
-
-bool egdb_balance_rules(const Board *b)
-{
-    GameResult r = rules_counter_draw(b, (DrawCounters){0, 30, 0});
-    return r == GAME_DRAW_SMALL || r == GAME_DRAW_3K_VS_K;
-}
-
-EgdbVerdict egdb_verdict(const Board *b, int v, int loose, DrawCounters c, int *left)
-{
-    enum { LIMIT = 30, SLACK_SMALL = 60 - LIMIT, SLACK_LARGE = 120 - LIMIT };
-    *left = 0;
-    bool balance_rules = egdb_balance_rules(b);
-    bool men = (b->pieces[0] | b->pieces[1]) & ~b->kings;
-    if (egdb_is_win(v) || egdb_is_loss(v)) {
-        int counter = c.balance;
-        if (!balance_rules) {
-            counter = c.reversible;
-            if ((b->pieces[0] & b->kings) && (b->pieces[1] & b->kings)) {
-                int slack = __builtin_popcountll(b->pieces[0] | b->pieces[1]) >= 6
-                                ? SLACK_LARGE
-                                : SLACK_SMALL;
-                if (c.balance - slack > counter)
-                    counter = c.balance - slack;
-            }
-        }
-        *left = egdb_budget(v) - counter;
-        if (*left >= 0)
-            return egdb_is_win(v) ? EGDB_SAYS_WIN : EGDB_SAYS_LOSS;
-        *left = 0;
-    }
-    if (!men)
-        return EGDB_SAYS_DRAW; // kings alone: the strict model is the rules
-    if (loose >= 0) {
-        // The loose model's draws are draws: nobody wins even with 7.2.6 left out.
-        int counter = balance_rules ? c.balance : c.reversible;
-        bool decided = egdb_is_win(loose) || egdb_is_loss(loose);
-        return decided && egdb_budget(loose) >= counter ? EGDB_SAYS_NOTHING : EGDB_SAYS_DRAW;
-    }
-    // No loose table: the strict value as it is (a set built before them).
-    if (!egdb_is_win(v) && !egdb_is_loss(v))
-        return EGDB_SAYS_DRAW;
-    return balance_rules ? EGDB_SAYS_DRAW : EGDB_SAYS_NOTHING;
-}
-
-EgdbVerdict egdb_judge(const Egdb *db, const Board *b, DrawCounters c, EgdbCache *cache,
-                       int *left)
-{
-    *left = 0;
-    int v = egdb_probe(db, b, EGDB_STRICT, cache);
-    if (v < 0)
-        return EGDB_SAYS_UNKNOWN;
-    EgdbVerdict says = egdb_verdict(b, v, -1, c, left);
-    bool men = (b->pieces[0] | b->pieces[1]) & ~b->kings;
-    if (says == EGDB_SAYS_WIN || says == EGDB_SAYS_LOSS || !men)
-        return says;
-    int loose = egdb_probe(db, b, EGDB_LOOSE, cache);
-    return loose < 0 ? says : egdb_verdict(b, v, loose, c, left);
-}
 
 EgdbMaterial egdb_material_of(const Board *b)
 {
@@ -216,6 +160,7 @@ bool egdb_index(const Board *b, uint64_t *idx)
     i = i * binom(MAN_SQUARES, nbm) + bmi;
     i = i * binom(f, nwk) + wki;
     i = i * binom(f - nwk, nbk) + bki;
+    assert(i < egdb_slice_size(egdb_material_of(b)));
     *idx = i;
     return true;
 }
@@ -288,45 +233,11 @@ int egdb_counter_limit(const Board *b)
 
 // ---- Files ----------------------------------------------------------------------------------
 
-static uint64_t fnv1a(const uint8_t *p, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001B3ULL;
-    return h;
-}
-
-static const uint64_t FNV_BASIS = 0xCBF29CE484222325ULL;
-
 // A block's own check: its bytes' FNV-1a, folded to 32 bits.
 static uint32_t block_check(const uint8_t *p, size_t n)
 {
-    uint64_t h = fnv1a(p, n, FNV_BASIS);
+    uint64_t h = util_fnv1a(p, n, UTIL_FNV_BASIS);
     return (uint32_t)(h ^ (h >> 32));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 // Run-length codes n values into out (at least 3 * n bytes); returns the bytes written.
@@ -405,7 +316,7 @@ bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *
     uint8_t header[HEADER_BYTES] = {0};
     fwrite(header, 1, HEADER_BYTES, f); // written again at the end
     fwrite(index, 8, (size_t)nblocks + 1, f);
-    uint64_t sum = FNV_BASIS, off = 0;
+    uint64_t sum = UTIL_FNV_BASIS, off = 0;
     uint8_t last = EGDB_DRAW;
     for (uint32_t bl = 0; bl < nblocks; bl++) {
         size_t count = block_count(n, bl);
@@ -413,23 +324,23 @@ bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *
             uint8_t v = values[(uint64_t)bl * EGDB_BLOCK + i];
             filled[i] = last = v == EGDB_NONE ? last : v;
         }
-        sum = fnv1a(filled, count, sum);
+        sum = util_fnv1a(filled, count, sum);
         size_t len = BLOCK_CHECK_BYTES + rle_encode(filled, count, buf + BLOCK_CHECK_BYTES);
-        put32(buf, block_check(buf + BLOCK_CHECK_BYTES, len - BLOCK_CHECK_BYTES));
-        put64(index + 8 * (size_t)bl, off);
+        util_put_le(buf, block_check(buf + BLOCK_CHECK_BYTES, len - BLOCK_CHECK_BYTES), 4);
+        util_put_le(index + 8 * (size_t)bl, off, 8);
         fwrite(buf, 1, len, f);
         off += len;
     }
-    put64(index + 8 * (size_t)nblocks, off);
+    util_put_le(index + 8 * (size_t)nblocks, off, 8);
     memcpy(header, magic(kind), 8);
-    put32(header + 8, EGDB_VERSION);
+    util_put_le(header + 8, EGDB_VERSION, 4);
     header[12] = m.wm, header[13] = m.wk, header[14] = m.bm, header[15] = m.bk;
-    put64(header + 16, n);
-    put32(header + 24, EGDB_BLOCK);
-    put32(header + 28, nblocks);
-    put64(header + 32, sum);
-    put64(header + 40, off);
-    put64(header + 48, fnv1a(index, 8 * ((size_t)nblocks + 1), fnv1a(header, 48, FNV_BASIS)));
+    util_put_le(header + 16, n, 8);
+    util_put_le(header + 24, EGDB_BLOCK, 4);
+    util_put_le(header + 28, nblocks, 4);
+    util_put_le(header + 32, sum, 8);
+    util_put_le(header + 40, off, 8);
+    util_put_le(header + 48, util_fnv1a(index, 8 * ((size_t)nblocks + 1), util_fnv1a(header, 48, UTIL_FNV_BASIS)), 8);
     bool ok = fseek(f, 0, SEEK_SET) == 0 && fwrite(header, 1, HEADER_BYTES, f) == HEADER_BYTES &&
               fwrite(index, 8, (size_t)nblocks + 1, f) == (size_t)nblocks + 1;
     ok = fclose(f) == 0 && ok;
@@ -486,28 +397,28 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
     else if (memcmp(h, magic(kind), 8) != 0)
         why = memcmp(h, magic(!kind), 8) == 0 ? "%s: a table of the other model (strict/loose)"
                                                : "%s: not a Damka database file";
-    else if (get32(h + 8) != EGDB_VERSION && !(old_ok && get32(h + 8) == 1))
+    else if ((uint32_t)util_get_le(h + 8, 4) != EGDB_VERSION && !(old_ok && (uint32_t)util_get_le(h + 8, 4) == 1))
         why = "%s: another version of the format (make egdb rewrites it)";
     else if (h[12] != m.wm || h[13] != m.wk || h[14] != m.bm || h[15] != m.bk ||
-             get64(h + 16) != n || get32(h + 24) != EGDB_BLOCK ||
-             (nblocks = get32(h + 28)) != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
+             util_get_le(h + 16, 8) != n || (uint32_t)util_get_le(h + 24, 4) != EGDB_BLOCK ||
+             (nblocks = (uint32_t)util_get_le(h + 28, 4)) != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
         why = "%s: header does not match its balance";
-    else if ((uint64_t)st.st_size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + get64(h + 40))
+    else if ((uint64_t)st.st_size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + util_get_le(h + 40, 8))
         why = "%s: truncated or too long";
     size_t index_bytes = 8 * ((size_t)nblocks + 1);
     if (!why && (!(s->index = malloc(index_bytes)) ||
                  pread(s->fd, s->index, index_bytes, HEADER_BYTES) != (ssize_t)index_bytes))
         why = "%s: truncated or unreadable";
-    else if (!why && get64(h + 48) != fnv1a(s->index, index_bytes, fnv1a(h, 48, FNV_BASIS)))
+    else if (!why && util_get_le(h + 48, 8) != util_fnv1a(s->index, index_bytes, util_fnv1a(h, 48, UTIL_FNV_BASIS)))
         why = "%s: corrupt header or index (checksum)";
     if (why) {
         close_slice(s);
         return fail(err, errlen, why, path);
     }
-    s->m = m, s->n = n, s->nblocks = nblocks, s->version = get32(h + 8);
+    s->m = m, s->n = n, s->nblocks = nblocks, s->version = (uint32_t)util_get_le(h + 8, 4);
     s->data_at = HEADER_BYTES + index_bytes;
-    s->data_size = get64(h + 40);
-    s->values_sum = get64(h + 32);
+    s->data_size = util_get_le(h + 40, 8);
+    s->values_sum = util_get_le(h + 32, 8);
     egdb_file_name(m, kind, s->name, sizeof s->name);
     return true;
 }
@@ -516,7 +427,7 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
 // check or does not decode to exactly its values.
 static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
 {
-    uint64_t a = get64(s->index + 8 * (size_t)bl), z = get64(s->index + 8 * (size_t)bl + 8);
+    uint64_t a = util_get_le(s->index + 8 * (size_t)bl, 8), z = util_get_le(s->index + 8 * (size_t)bl + 8, 8);
     size_t check = s->version == 1 ? 0 : BLOCK_CHECK_BYTES;
     if (a > z || z > s->data_size || z - a < check || z - a > BLOCK_BYTES_MAX)
         return false;
@@ -524,7 +435,7 @@ static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
     size_t len = (size_t)(z - a);
     if (pread(s->fd, buf, len, (off_t)(s->data_at + a)) != (ssize_t)len)
         return false;
-    if (check && get32(buf) != block_check(buf + check, len - check))
+    if (check && (uint32_t)util_get_le(buf, 4) != block_check(buf + check, len - check))
         return false;
     return rle_decode(buf + check, len - check, out, block_count(s->n, bl));
 }
@@ -536,12 +447,12 @@ bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values,
     if (!open_slice(path, m, kind, &s, true, err, errlen))
         return false;
     // Every block must decode, and all of them must give the checksum of the values.
-    uint64_t sum = FNV_BASIS;
+    uint64_t sum = UTIL_FNV_BASIS;
     bool ok = true;
     for (uint32_t bl = 0; bl < s.nblocks && ok; bl++) {
         uint8_t *out = values + (uint64_t)bl * EGDB_BLOCK;
         if ((ok = read_block(&s, bl, out)))
-            sum = fnv1a(out, block_count(s.n, bl), sum);
+            sum = util_fnv1a(out, block_count(s.n, bl), sum);
     }
     *old_version = s.version != EGDB_VERSION;
     close_slice(&s);

@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "eval.h"
@@ -16,6 +16,7 @@
 #include "tables.h"
 #include "timeman.h"
 #include "tt.h"
+#include "util.h"
 
 struct Engine {
     Board board;                      // current position (after the game's moves)
@@ -27,12 +28,13 @@ struct Engine {
     Pool pool;
     SearchShared sh;
     atomic_bool user_stop;            // stop requested by the front end
+    pthread_mutex_t hold_mu;          // an infinite or ponder search that has ended waits on
+    pthread_cond_t hold_cv;           // hold_cv for stop or ponderhit before it reports
     EngineBestFn on_best;
     void *ctx;
     // Options.
     int threads;
     int multipv;
-    bool ponder;
     bool analyse_mode;
     int64_t move_overhead_ms;
     int move_style;                   // 0 uci, 1 algebraic, 2 numeric
@@ -46,7 +48,23 @@ struct Engine {
 
 enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
 
-void engine_library_init(void) { tables_init(); }
+void engine_library_init(void)
+{
+    tables_init();
+    eval_init();
+}
+
+TimeInput engine_uci_clock(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
+                           int64_t movetime_ms)
+{
+    return timeman_uci_input(has_clock, time_ms, inc_ms, movestogo, movetime_ms);
+}
+
+TimeInput engine_hub_clock(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
+                           int64_t movetime_ms)
+{
+    return timeman_hub_input(has_clock, time_ms, inc_ms, movestogo, movetime_ms);
+}
 
 void engine_go_depth(EngineGo *go, Depth depth)
 {
@@ -63,6 +81,8 @@ Engine *engine_new(void)
         return NULL;
     board_start(&e->board);
     tt_init(&e->tt);
+    pthread_mutex_init(&e->hold_mu, NULL);
+    pthread_cond_init(&e->hold_cv, NULL);
     e->threads = 1;
     e->multipv = 1;
     e->move_overhead_ms = ENGINE_OVERHEAD_DEFAULT;
@@ -96,6 +116,8 @@ void engine_free(Engine *e)
     tt_free(&e->tt);
     egdb_close(e->egdb);
     free(e->eval_loaded);
+    pthread_cond_destroy(&e->hold_cv);
+    pthread_mutex_destroy(&e->hold_mu);
     free(e);
 }
 
@@ -188,9 +210,11 @@ GameResult engine_game_result(const Engine *e)
     return rules_game_result(&e->board, e->counters, e->keys, e->nkeys);
 }
 
+const char *engine_result_text(GameResult r) { return rules_result_text(r); }
+
 static const EvalWeights *eval_weights(const Engine *e)
 {
-    return e->eval_loaded ? e->eval_loaded : &EVAL_BUILTIN;
+    return e->eval_loaded ? e->eval_loaded : eval_builtin();
 }
 
 void engine_explain_eval(const Engine *e, FILE *out)
@@ -252,10 +276,19 @@ bool engine_must_capture(const Board *b) { return movegen_has_capture(b); }
 
 uint64_t engine_perft(const Board *b, int depth, bool bulk) { return movegen_perft(b, depth, bulk); }
 
-static void sleep_ms(int ms)
+uint64_t engine_perft_divide(const Board *b, int depth, bool bulk, MoveList *list,
+                             uint64_t counts[MAX_MOVES])
 {
-    struct timespec ts = {0, (long)ms * 1000000L};
-    nanosleep(&ts, NULL);
+    assert(depth >= 1);
+    uint64_t total = 0;
+    movegen_all(b, list);
+    for (int i = 0; i < list->count; i++) {
+        Board child = *b;
+        board_play(&child, &list->moves[i]);
+        counts[i] = movegen_perft(&child, depth - 1, bulk);
+        total += counts[i];
+    }
+    return total;
 }
 
 static void fill_result(const Engine *e, EngineResult *r)
@@ -279,9 +312,11 @@ static void search_done(void *ctx)
 {
     Engine *e = ctx;
     // Infinite and ponder searches report only when told to (stop or ponderhit).
+    pthread_mutex_lock(&e->hold_mu);
     while (!atomic_load(&e->user_stop) &&
            (e->sh.limits.infinite || atomic_load(&e->sh.pondering)))
-        sleep_ms(1);
+        pthread_cond_wait(&e->hold_cv, &e->hold_mu);
+    pthread_mutex_unlock(&e->hold_mu);
     if (e->on_best) {
         EngineResult r;
         fill_result(e, &r);
@@ -313,7 +348,7 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     sh->budget = l->infinite ? timeman_no_budget() : timeman_budget(&l->time);
     atomic_store(&sh->stop, false);
     atomic_store(&sh->pondering, l->ponder);
-    atomic_store(&sh->start_ms, timeman_now_ms());
+    atomic_store(&sh->start_ms, util_now_ms());
     atomic_store(&sh->completed_depth, 0);
     atomic_store(&sh->nodes_used, 0);
     sh->root = e->board;
@@ -334,19 +369,31 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     return true;
 }
 
+// Wakes a search waiting in search_done, setting *flag (if any) under its lock so that the
+// wake-up cannot fall between its test and its wait.
+static void release_hold(Engine *e, atomic_bool *flag)
+{
+    pthread_mutex_lock(&e->hold_mu);
+    if (flag)
+        atomic_store(flag, true);
+    pthread_cond_broadcast(&e->hold_cv);
+    pthread_mutex_unlock(&e->hold_mu);
+}
+
 void engine_stop(Engine *e)
 {
     if (!pool_is_searching(&e->pool))
         return;
-    atomic_store(&e->user_stop, true);
     atomic_store(&e->sh.stop, true);
+    release_hold(e, &e->user_stop);
     engine_wait(e);
 }
 
 void engine_ponderhit(Engine *e)
 {
-    atomic_store(&e->sh.start_ms, timeman_now_ms());
+    atomic_store(&e->sh.start_ms, util_now_ms());
     atomic_store(&e->sh.pondering, false);
+    release_hold(e, NULL);
 }
 
 void engine_wait(Engine *e) { pool_wait(&e->pool); }
@@ -424,14 +471,6 @@ bool engine_set_multipv(Engine *e, int64_t lines)
 }
 
 int64_t engine_multipv(const Engine *e) { return e->multipv; }
-
-bool engine_set_ponder(Engine *e, int64_t on)
-{
-    e->ponder = on != 0;
-    return true;
-}
-
-int64_t engine_ponder(const Engine *e) { return e->ponder; }
 
 bool engine_set_move_overhead(Engine *e, int64_t ms)
 {
@@ -531,14 +570,7 @@ int64_t engine_egdb_pieces(const Engine *e) { return e->egdb_pieces; }
 
 int engine_egdb_loaded(const Engine *e) { return egdb_max_pieces(e->egdb); }
 
-int engine_egdb_score(Score s)
-{
-    int a = s < 0 ? -s : s;
-    if (a < SCORE_EGDB_MIN || a >= SCORE_WIN_MIN)
-        return 0;
-    int x = 1 + (a - SCORE_EGDB_MIN) * 98 / (SCORE_EGDB_MAX - SCORE_EGDB_MIN);
-    return s < 0 ? -x : x;
-}
+int engine_egdb_score(Score s) { return verdict_band(s); }
 
 bool engine_ignore_option(Engine *e, int64_t value)
 {

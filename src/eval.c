@@ -4,6 +4,7 @@
 // windows, the king squares, the material table, known drawn endings, and the weights file.
 #include "eval.h"
 
+#include <assert.h>
 #include <errno.h>
 #ifdef __BMI2__
 #include <immintrin.h>
@@ -16,6 +17,7 @@
 #include "bitboard.h"
 #include "board.h"
 #include "tables.h"
+#include "util.h"
 
 // The named weights, in the order of the trainer and the weights file, each with the term of
 // `eval` it belongs to.
@@ -74,7 +76,9 @@ static Bitboard center_mask, edge_mask, back_rank[2], diagonal_mask;
 static Bitboard window_mask[EVAL_WINDOWS];
 static uint8_t window_bit[EVAL_WINDOWS][8]; // the same bits in order, for machines without pext
 static uint16_t base3[256];
-static pthread_once_t masks_once = PTHREAD_ONCE_INIT;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static bool initialised;     // eval_init has run (checked by asserts)
+static EvalWeights builtin;  // read from the built-in weights file by eval_init
 
 static void build_windows(void)
 {
@@ -95,7 +99,6 @@ static void build_windows(void)
 
 static void build_masks(void)
 {
-    tables_init();
     static const char *const centre[] = {"c3", "e3", "d4", "f4", "c5", "e5", "d6", "f6"};
     for (int i = 0; i < 8; i++)
         center_mask |= g_square_bb[tables_square_at(centre[i][0] - 'a', centre[i][1] - '1')];
@@ -152,8 +155,11 @@ static inline unsigned window_bits(Bitboard b, int k)
 // from that side (its men moving up).
 static void window_states(Bitboard own, Bitboard enemy, uint16_t out[EVAL_WINDOWS])
 {
-    for (int k = 0; k < EVAL_WINDOWS; k++)
+    assert(!(own & enemy));
+    for (int k = 0; k < EVAL_WINDOWS; k++) {
         out[k] = (uint16_t)(base3[window_bits(own, k)] + 2 * base3[window_bits(enemy, k)]);
+        assert(out[k] < EVAL_WINDOW_STATES);
+    }
 }
 
 static int quiet_moves(const Board *b, Side s, int *king_moves)
@@ -186,16 +192,19 @@ static Bitboard en_prise(const Board *b, Side s)
     return hit;
 }
 
+// One named term: weight times count added to *score, and the count to counts[f] when counts
+// is not NULL.
+static inline __attribute__((always_inline)) void term(int *score, int *counts, int f, int weight,
+                                                       int n)
+{
+    *score += weight * n;
+    if (counts)
+        counts[f] += n;
+}
+
 // The named terms of side s: returns their weighted sum, and when counts is not NULL adds each
 // count to it (for the trainer and `eval`). Inlined with counts NULL, the evaluation's own call
 // keeps no counts at all.
-#define TERM(f, weight, n)                                                                         \
-    do {                                                                                           \
-        int n_ = (n);                                                                              \
-        score += (weight) * n_;                                                                    \
-        if (counts)                                                                                \
-            counts[f] += n_;                                                                       \
-    } while (0)
 static inline __attribute__((always_inline)) int side_terms(const EvalParams *p, const Board *b,
                                                             Side s, int *counts)
 {
@@ -203,35 +212,34 @@ static inline __attribute__((always_inline)) int side_terms(const EvalParams *p,
     Bitboard men = b->pieces[s] & ~b->kings, kings = b->pieces[s] & b->kings;
     Bitboard enemy = b->pieces[o], enemy_men = enemy & ~b->kings;
     int score = 0;
-    TERM(F_MAN, p->man, bb_count(men));
-    TERM(F_KING, p->king, bb_count(kings));
+    term(&score, counts, F_MAN, p->man, bb_count(men));
+    term(&score, counts, F_KING, p->king, bb_count(kings));
     for (int r = 1; r < 7; r++)
-        TERM(F_ADV1 + r - 1, p->adv[r], bb_count(men & rank_mask[s][r]));
+        term(&score, counts, F_ADV1 + r - 1, p->adv[r], bb_count(men & rank_mask[s][r]));
     // A man whose whole path is free of enemy pieces promotes unless a king comes.
     if (!(enemy & b->kings))
         for (int r = 3; r < 7; r++)
             for (Bitboard m = men & rank_mask[s][r]; m; m = bb_pop(m))
                 if (!(cone[s][bb_lsb(m)] & enemy))
-                    TERM(F_RUN3 + r - 3, p->runaway[r], 1);
-    TERM(F_CENTER, p->center, bb_count(men & center_mask));
-    TERM(F_EDGE, p->edge, bb_count(men & edge_mask));
+                    term(&score, counts, F_RUN3 + r - 3, p->runaway[r], 1);
+    term(&score, counts, F_CENTER, p->center, bb_count(men & center_mask));
+    term(&score, counts, F_EDGE, p->edge, bb_count(men & edge_mask));
     if (enemy_men)
-        TERM(F_BACK, p->back_guard, bb_count(men & back_rank[s]));
+        term(&score, counts, F_BACK, p->back_guard, bb_count(men & back_rank[s]));
     int king_moves;
-    TERM(F_MOBILITY, p->mobility, quiet_moves(b, s, &king_moves));
-    TERM(F_KING_MOBILITY, p->king_mobility, king_moves);
+    term(&score, counts, F_MOBILITY, p->mobility, quiet_moves(b, s, &king_moves));
+    term(&score, counts, F_KING_MOBILITY, p->king_mobility, king_moves);
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
-        TERM(F_KING_DIAGONAL, p->king_diagonal, 1);
+        term(&score, counts, F_KING_DIAGONAL, p->king_diagonal, 1);
     // Pieces en prise. Not counted when both weights are 0 (the built-in weights) and nobody
     // asks for the counts.
     if (counts || p->hanging_man || p->hanging_king) {
         Bitboard hit = en_prise(b, s);
-        TERM(F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
-        TERM(F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
+        term(&score, counts, F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
+        term(&score, counts, F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
     }
     return score;
 }
-#undef TERM
 
 // Known drawn endings: a lone king against one or two kings, or against three kings when it
 // holds the long diagonal, with no men on the board.
@@ -260,13 +268,15 @@ static uint32_t king_squares(Bitboard k)
     return out;
 }
 
+// A count of one kind of piece as the material table reads it (more than 12 as 12).
+static int material_count(int n) { return n < EVAL_MATERIAL_COUNT - 1 ? n : EVAL_MATERIAL_COUNT - 1; }
+
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings)
 {
     enum { C = EVAL_MATERIAL_COUNT };
-#define CLAMP(n) ((n) < C - 1 ? (n) : C - 1)
-    return ((CLAMP(own_men) * C + CLAMP(own_kings)) * C + CLAMP(enemy_men)) * C +
-           CLAMP(enemy_kings);
-#undef CLAMP
+    assert(own_men >= 0 && own_kings >= 0 && enemy_men >= 0 && enemy_kings >= 0);
+    return ((material_count(own_men) * C + material_count(own_kings)) * C +
+            material_count(enemy_men)) * C + material_count(enemy_kings);
 }
 
 // The window states and king squares of both sides, the phase, the material balance and the
@@ -300,12 +310,12 @@ static inline __attribute__((always_inline)) void pattern_features(const Board *
 
 void eval_features(const Board *b, EvalFeatures *f)
 {
-    pthread_once(&masks_once, build_masks);
+    assert(initialised);
     int them_counts[EVAL_PARAMS_MAX] = {0};
     memset(f->base, 0, sizeof f->base);
     Side us = b->side, them = side_flip(us);
-    side_terms(&EVAL_BUILTIN.params, b, us, f->base);
-    side_terms(&EVAL_BUILTIN.params, b, them, them_counts);
+    side_terms(&builtin.params, b, us, f->base);
+    side_terms(&builtin.params, b, them, them_counts);
     for (int i = 0; i < F_COUNT; i++)
         f->base[i] -= them_counts[i];
     pattern_features(b, f);
@@ -343,7 +353,7 @@ static int scaled(const EvalWeights *w, const EvalFeatures *f, int total)
 
 Score eval_evaluate(const EvalWeights *w, const Board *b)
 {
-    pthread_once(&masks_once, build_masks);
+    assert(initialised);
     Side us = b->side, them = side_flip(us);
     EvalFeatures f; // the pattern part only: the named terms are summed as they are counted
     pattern_features(b, &f);
@@ -355,7 +365,7 @@ Score eval_evaluate(const EvalWeights *w, const Board *b)
 
 void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 {
-    pthread_once(&masks_once, build_masks);
+    assert(initialised);
     EvalFeatures f; // the pattern part: the named terms are counted per side below
     pattern_features(b, &f);
     // The named terms of each side, from its own counts.
@@ -387,45 +397,21 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 enum {
     FILE_VERSION = 5,
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
-    FILE_NAMED_V4 = F_COUNT - 1, // versions 1-4: neither hanging_man nor hanging_king
     FILE_HEADER = 8 + 4 * 4,
-    FILE_TABLE = 2 * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2, // the bytes of one view's tables
-    FILE_KINGS = 2 * EVAL_VIEWS * SQUARE_COUNT * 2, // the bytes of the king-square tables
-    FILE_MATERIAL = 2 * EVAL_MATERIAL_STATES,        // the bytes of the material table
-    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + EVAL_KING_STATES * EVAL_VIEWS * FILE_TABLE +
-                 FILE_KINGS + FILE_MATERIAL + 8,
-    FILE_BYTES_V4 = FILE_BYTES - 4 * (FILE_NAMED - FILE_NAMED_V4),
-    // One set of pattern tables (no king states).
-    FILE_BYTES_V3 = FILE_BYTES_V4 - (EVAL_KING_STATES - 1) * EVAL_VIEWS * FILE_TABLE,
-    // Nor a material table.
-    FILE_BYTES_V2 = FILE_BYTES_V3 - FILE_MATERIAL,
-    // One pattern table for both views, no king squares, no material table.
-    FILE_BYTES_V1 = FILE_HEADER + 4 * FILE_NAMED_V4 + FILE_TABLE + 8,
+    FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + 2 * EVAL_TABLE_WEIGHTS + 8,
     PARAM_LIMIT = 100000,
 };
 static const char FILE_MAGIC[8] = {'D', 'A', 'M', 'K', 'A', 'E', 'V', 'W'};
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001B3ULL;
-    return h;
-}
+// The tables of w as one list of int16, in the file's order (eval_table_index).
+static int16_t *table_weights(EvalWeights *w) { return &w->pattern[0][0][0][0][0]; }
 
-static void put_le(uint8_t *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
+_Static_assert(offsetof(EvalWeights, king_square) ==
+                   offsetof(EvalWeights, pattern) + 2 * EVAL_PATTERN_WEIGHTS,
+               "the king-square tables follow the pattern tables");
+_Static_assert(offsetof(EvalWeights, material) ==
+                   offsetof(EvalWeights, king_square) + 2 * EVAL_KING_SQUARE_WEIGHTS,
+               "the material table follows the king-square tables");
 
 static int named_value(const EvalWeights *w, int i)
 {
@@ -442,22 +428,13 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
     memcpy(p, FILE_MAGIC, 8), p += 8;
     static const uint32_t head[4] = {FILE_VERSION, FILE_NAMED, EVAL_WINDOWS, EVAL_WINDOW_STATES};
     for (int i = 0; i < 4; i++, p += 4)
-        put_le(p, head[i], 4);
+        util_put_le(p, head[i], 4);
     for (int i = 0; i < FILE_NAMED; i++, p += 4)
-        put_le(p, (uint32_t)named_value(w, i), 4);
-    for (int ks = 0; ks < EVAL_KING_STATES; ks++)
-        for (int v = 0; v < EVAL_VIEWS; v++)
-            for (int k = 0; k < EVAL_WINDOWS; k++)
-                for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                    for (int ph = 0; ph < 2; ph++, p += 2)
-                        put_le(p, (uint16_t)w->pattern[ks][v][k][s][ph], 2);
-    for (int v = 0; v < EVAL_VIEWS; v++)
-        for (int s = 0; s < SQUARE_COUNT; s++)
-            for (int ph = 0; ph < 2; ph++, p += 2)
-                put_le(p, (uint16_t)w->king_square[v][s][ph], 2);
-    for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
-        put_le(p, (uint16_t)w->material[i], 2);
-    put_le(p, fnv1a(buf, (size_t)(p - buf)), 8);
+        util_put_le(p, (uint32_t)named_value(w, i), 4);
+    const int16_t *t = table_weights((EvalWeights *)w);
+    for (size_t i = 0; i < EVAL_TABLE_WEIGHTS; i++, p += 2)
+        util_put_le(p, (uint16_t)t[i], 2);
+    util_put_le(p, util_fnv1a(buf, (size_t)(p - buf), UTIL_FNV_BASIS), 8);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
     if (f && fclose(f) != 0)
@@ -468,6 +445,49 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
     return ok;
 }
 
+bool eval_load_bytes(const uint8_t *buf, size_t n, EvalWeights *out, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (n >= 8 && memcmp(buf, FILE_MAGIC, 8) != 0)
+        why = "not a Damka weights file";
+    else if (n >= 12 && util_get_le(buf + 8, 4) != FILE_VERSION)
+        why = "another version";
+    else if (n != FILE_BYTES)
+        why = "wrong size (truncated, or another layout)";
+    else if (util_get_le(buf + 12, 4) != FILE_NAMED || util_get_le(buf + 16, 4) != EVAL_WINDOWS ||
+             util_get_le(buf + 20, 4) != EVAL_WINDOW_STATES)
+        why = "another layout of weights";
+    else if (util_get_le(buf + n - 8, 8) != util_fnv1a(buf, n - 8, UTIL_FNV_BASIS))
+        why = "checksum mismatch (corrupt)";
+    EvalWeights *w = why ? NULL : malloc(sizeof *w);
+    if (!why && !w)
+        why = "out of memory";
+    if (!why) {
+        memset(w, 0, sizeof *w);
+        const uint8_t *p = buf + FILE_HEADER;
+        for (int i = 0; i < FILE_NAMED && !why; i++, p += 4) {
+            int v = (int)(int32_t)(uint32_t)util_get_le(p, 4);
+            if (v < -PARAM_LIMIT || v > PARAM_LIMIT)
+                why = "a named weight out of range";
+            else if (i < F_COUNT) // the named weights, then draw_divisor
+                *eval_param_ref(w, i) = v;
+            else if (v < 1)
+                why = "draw_divisor must be at least 1";
+            else
+                w->params.draw_divisor = v;
+        }
+        int16_t *t = table_weights(w);
+        for (size_t i = 0; i < EVAL_TABLE_WEIGHTS; i++, p += 2)
+            t[i] = (int16_t)(uint16_t)util_get_le(p, 2);
+    }
+    if (why)
+        snprintf(err, errlen, "%s", why);
+    else
+        memcpy(out, w, sizeof *w);
+    free(w);
+    return why == NULL;
+}
+
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -476,71 +496,37 @@ bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen
         return false;
     }
     uint8_t *buf = malloc(FILE_BYTES + 1);
-    EvalWeights *w = malloc(sizeof *w);
     size_t n = buf ? fread(buf, 1, FILE_BYTES + 1, f) : 0;
     fclose(f);
-    // A file too short for its version is told by its size below.
-    uint64_t version = buf && n >= 12 ? get_le(buf + 8, 4) : FILE_VERSION;
-    size_t want = version == 1   ? FILE_BYTES_V1
-                  : version == 2 ? FILE_BYTES_V2
-                  : version == 3 ? FILE_BYTES_V3
-                  : version == 4 ? FILE_BYTES_V4
-                                 : FILE_BYTES;
-    int named = version >= 5 ? FILE_NAMED : FILE_NAMED_V4;
-    int views = version == 1 ? 1 : EVAL_VIEWS;
-    int king_states = version >= 4 ? EVAL_KING_STATES : 1;
-    const char *why = NULL;
-    if (!buf || !w)
-        why = "out of memory";
-    else if (n >= 8 && memcmp(buf, FILE_MAGIC, 8) != 0)
-        why = "not a Damka weights file";
-    else if (version < 1 || version > FILE_VERSION)
-        why = "another version";
-    else if (n != want)
-        why = "wrong size (truncated, or another layout)";
-    else if (get_le(buf + 12, 4) != (uint64_t)named || get_le(buf + 16, 4) != EVAL_WINDOWS ||
-             get_le(buf + 20, 4) != EVAL_WINDOW_STATES)
-        why = "another layout of weights";
-    else if (get_le(buf + want - 8, 8) != fnv1a(buf, want - 8))
-        why = "checksum mismatch (corrupt)";
-    if (!why) {
-        memset(w, 0, sizeof *w);
-        const uint8_t *p = buf + FILE_HEADER;
-        for (int i = 0; i < named && !why; i++, p += 4) {
-            int v = (int)(int32_t)(uint32_t)get_le(p, 4);
-            if (v < -PARAM_LIMIT || v > PARAM_LIMIT)
-                why = "a named weight out of range";
-            else if (i < named - 1) // the named weights, then draw_divisor
-                *eval_param_ref(w, i) = v;
-            else if (v < 1)
-                why = "draw_divisor must be at least 1";
-            else
-                w->params.draw_divisor = v;
-        }
-        for (int ks = 0; ks < king_states; ks++)
-            for (int v = 0; v < views; v++)
-                for (int k = 0; k < EVAL_WINDOWS; k++)
-                    for (int s = 0; s < EVAL_WINDOW_STATES; s++)
-                        for (int ph = 0; ph < 2; ph++, p += 2)
-                            w->pattern[ks][v][k][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
-        if (views == 1) // version 1: one table for both views, no king squares (left at 0)
-            memcpy(w->pattern[0][1], w->pattern[0][0], sizeof w->pattern[0][0]);
-        for (int ks = king_states; ks < EVAL_KING_STATES; ks++) // versions 1-3: one set
-            memcpy(w->pattern[ks], w->pattern[0], sizeof w->pattern[0]);
-        if (views != 1)
-            for (int v = 0; v < EVAL_VIEWS; v++)
-                for (int s = 0; s < SQUARE_COUNT; s++)
-                    for (int ph = 0; ph < 2; ph++, p += 2)
-                        w->king_square[v][s][ph] = (int16_t)(uint16_t)get_le(p, 2);
-        if (version >= 3) // versions 1 and 2: no material table (left at 0)
-            for (int i = 0; i < EVAL_MATERIAL_STATES; i++, p += 2)
-                w->material[i] = (int16_t)(uint16_t)get_le(p, 2);
-    }
-    if (why)
-        snprintf(err, errlen, "%s: %s", path, why);
-    else
-        memcpy(out, w, sizeof *w);
+    char why[EVAL_ERR_MAX];
+    bool ok = buf && eval_load_bytes(buf, n, out, why, sizeof why);
+    if (!ok)
+        snprintf(err, errlen, "%s: %s", path, buf ? why : "out of memory");
     free(buf);
-    free(w);
-    return why == NULL;
+    return ok;
+}
+
+// The built-in weights' bytes (src/eval_builtin.c: the file weights/eval-<hash>.bin as built).
+extern const unsigned char g_eval_builtin_bytes[], g_eval_builtin_end[];
+
+static void init(void)
+{
+    tables_init();
+    build_masks();
+    char err[EVAL_ERR_MAX];
+    size_t n = (size_t)(g_eval_builtin_end - g_eval_builtin_bytes);
+    if (!eval_load_bytes(g_eval_builtin_bytes, n, &builtin, err, sizeof err)) {
+        // A damaged build, not bad input: nothing sensible can be played without weights.
+        fprintf(stderr, "damka: the built-in evaluation weights do not load: %s\n", err);
+        abort();
+    }
+    initialised = true;
+}
+
+void eval_init(void) { pthread_once(&init_once, init); }
+
+const EvalWeights *eval_builtin(void)
+{
+    eval_init();
+    return &builtin;
 }

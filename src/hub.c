@@ -103,19 +103,6 @@ static bool has_word(const HubArgs *a, const char *word)
     return false;
 }
 
-// Parses seconds (a real number, negative allowed for clocks) into milliseconds.
-static bool parse_seconds(const char *s, double min_s, double max_s, int64_t *ms)
-{
-    if (!s || !*s)
-        return false;
-    char *end = NULL;
-    double v = strtod(s, &end);
-    if (*end || !isfinite(v) || v < min_s || v > max_s)
-        return false;
-    *ms = (int64_t)llround(v * 1000.0);
-    return true;
-}
-
 static void hub_hello(Proto *p)
 {
     proto_write(p, "id name=%s version=%s author=\"%s\" country=none", DAMKA_NAME, DAMKA_VERSION,
@@ -203,17 +190,17 @@ static bool parse_level(Proto *p, const HubArgs *a, EngineGo *out)
     if (has_word(a, "infinite"))
         l.infinite = any = true;
     if ((s = arg(a, "depth"))) {
-        if (!proto_parse_int(s, 1, MAX_PLY - 1, &v))
+        if (!util_parse_int(s, 1, MAX_PLY - 1, &v))
             return proto_error(p, "depth must be 1..%d", MAX_PLY - 1), false;
         l.depth = (Depth)v, any = true;
     }
     if ((s = arg(a, "nodes"))) {
-        if (!proto_parse_int(s, 1, INT64_C(1) << 50, &v))
+        if (!util_parse_int(s, 1, INT64_C(1) << 50, &v))
             return proto_error(p, "nodes must be a positive count"), false;
         l.nodes = (uint64_t)v, any = true;
     }
     if ((s = arg(a, "move-time"))) {
-        if (!parse_seconds(s, -1e7, 1e7, &move_time_ms))
+        if (!util_parse_seconds(s, -1e7, 1e7, &move_time_ms))
             return proto_error(p, "move-time must be a number of seconds"), false;
         // No time (under 1 ms, 0 or negative) is a zero clock: the move found at once (the
         // search always completes depth 1). A client's Limit(movetime=0) must not hang.
@@ -224,17 +211,17 @@ static bool parse_level(Proto *p, const HubArgs *a, EngineGo *out)
     // A negative clock (clients send the clock minus the increment) means: play on the
     // increment.
     if ((s = arg(a, "time"))) {
-        if (!parse_seconds(s, -1e9, 1e9, &time_ms))
+        if (!util_parse_seconds(s, -1e9, 1e9, &time_ms))
             return proto_error(p, "time must be a number of seconds"), false;
         any = has_time = true;
     }
-    if ((s = arg(a, "inc")) && !parse_seconds(s, -1e7, 1e7, &inc_ms))
+    if ((s = arg(a, "inc")) && !util_parse_seconds(s, -1e7, 1e7, &inc_ms))
         return proto_error(p, "inc must be a number of seconds"), false;
-    if ((s = arg(a, "moves")) && !proto_parse_int(s, 1, 10000, &moves))
+    if ((s = arg(a, "moves")) && !util_parse_int(s, 1, 10000, &moves))
         return proto_error(p, "moves must be 1..10000"), false;
     if (!any)
         return proto_error(p, "level needs depth=, nodes=, move-time=, time= or infinite"), false;
-    l.time = timeman_hub_input(has_time, time_ms, inc_ms, (int)moves, move_time_ms);
+    l.time = engine_hub_clock(has_time, time_ms, inc_ms, (int)moves, move_time_ms);
     *out = l;
     return true;
 }

@@ -172,13 +172,13 @@ static bool man_jumps(CaptureGen *g, Bitboard sq, Bitboard captured)
 
 // What one side's pieces see: computed once per position and shared by the capture test, the
 // capture generator and the quiet-move counter.
-typedef struct Scan {
+typedef struct SideView {
     Bitboard own, enemy, empty, men, kings;
     Bitboard jump_from[DIR_COUNT]; // squares from which a man could jump along d right now
     Bitboard man_jumpers;          // men that have a capture
-} Scan;
+} SideView;
 
-static ALWAYS_INLINE void scan_init(Scan *s, const Board *b, Side us)
+static ALWAYS_INLINE void view_init(SideView *s, const Board *b, Side us)
 {
     s->own = b->pieces[us];
     s->enemy = b->pieces[side_flip(us)];
@@ -195,7 +195,7 @@ static ALWAYS_INLINE void scan_init(Scan *s, const Board *b, Side us)
     s->man_jumpers = s->men & any;
 }
 
-static ALWAYS_INLINE bool scan_has_capture(const Scan *s)
+static ALWAYS_INLINE bool view_has_capture(const SideView *s)
 {
     if (s->man_jumpers || !s->kings)
         return s->man_jumpers != 0;
@@ -213,7 +213,7 @@ static ALWAYS_INLINE bool scan_has_capture(const Scan *s)
 // man standing there could jump along d2 (d2 is not back, so neither the jumped piece nor the
 // vacated start square is involved). Fills simple[d] with the landing squares of such jumps
 // along d, for men that have no other kind of jump; returns the men that need the full search.
-static ALWAYS_INLINE Bitboard split_man_jumps(const Scan *s, Bitboard promo,
+static ALWAYS_INLINE Bitboard split_man_jumps(const SideView *s, Bitboard promo,
                                               Bitboard simple[DIR_COUNT])
 {
     Bitboard full = 0;
@@ -233,8 +233,9 @@ static ALWAYS_INLINE Bitboard split_man_jumps(const Scan *s, Bitboard promo,
     return full;
 }
 
-// Runs the full recursive capture search for the pieces in `pieces`. Returns the number of captures counted but not listed.
-static ALWAYS_INLINE int search_captures(const Board *b, const Scan *s, MoveList *list,
+// Walks every capture route of the pieces in `pieces` (the recursive generator). Returns the
+// number of captures counted but not listed.
+static ALWAYS_INLINE int walk_capture_routes(const Board *b, const SideView *s, MoveList *list,
                                          Bitboard pieces, bool all_routes, bool count_only)
 {
     CaptureGen g = {.list = list,
@@ -258,7 +259,7 @@ static ALWAYS_INLINE int search_captures(const Board *b, const Scan *s, MoveList
 
 // Lists the captures of the side to move into list; in count_only mode one-piece captures are
 // only counted. Returns the number of captures.
-static ALWAYS_INLINE int gen_captures(const Board *b, const Scan *s, MoveList *list,
+static ALWAYS_INLINE int gen_captures(const Board *b, const SideView *s, MoveList *list,
                                       bool all_routes, bool count_only)
 {
     Bitboard simple[DIR_COUNT], promo = b->side == SIDE_WHITE ? BB_RANK8 : BB_RANK1;
@@ -278,15 +279,15 @@ static ALWAYS_INLINE int gen_captures(const Board *b, const Scan *s, MoveList *l
         }
     }
     if (full)
-        n += search_captures(b, s, list, full, all_routes, count_only);
+        n += walk_capture_routes(b, s, list, full, all_routes, count_only);
     return n + list->count;
 }
 
 static bool side_has_capture(const Board *b, Side us)
 {
-    Scan s;
-    scan_init(&s, b, us);
-    return scan_has_capture(&s);
+    SideView s;
+    view_init(&s, b, us);
+    return view_has_capture(&s);
 }
 
 bool movegen_has_capture(const Board *b) { return side_has_capture(b, b->side); }
@@ -297,10 +298,10 @@ bool movegen_opponent_has_capture(const Board *b) { return side_has_capture(b, s
 // the dispatchers), so the forward shifts and promotion ranks become constants.
 static ALWAYS_INLINE int generate_side(const Board *b, MoveList *list, bool all_routes, Side us)
 {
-    Scan s;
-    scan_init(&s, b, us);
+    SideView s;
+    view_init(&s, b, us);
     list->count = 0;
-    if (scan_has_capture(&s))
+    if (view_has_capture(&s))
         return gen_captures(b, &s, list, all_routes, false);
     Bitboard promo = us == SIDE_WHITE ? BB_RANK8 : BB_RANK1;
     int first_fwd = us == SIDE_WHITE ? DIR_UR : DIR_DR;
@@ -319,9 +320,9 @@ static ALWAYS_INLINE int generate_side(const Board *b, MoveList *list, bool all_
 
 static ALWAYS_INLINE int count_side(const Board *b, Side us)
 {
-    Scan s;
-    scan_init(&s, b, us);
-    if (scan_has_capture(&s)) {
+    SideView s;
+    view_init(&s, b, us);
+    if (view_has_capture(&s)) {
         MoveList list;
         list.count = 0;
         return gen_captures(b, &s, &list, false, true);
@@ -377,11 +378,11 @@ static ALWAYS_INLINE uint64_t perft_child(const Board *child, int depth, Side th
 // move list. Measured in bench/RESULTS.md against generate + board_play.
 static ALWAYS_INLINE uint64_t perft_bulk_side(const Board *b, int depth, Side us)
 {
-    Scan s;
-    scan_init(&s, b, us);
+    SideView s;
+    view_init(&s, b, us);
     Side them = side_flip(us);
     uint64_t n = 0;
-    if (scan_has_capture(&s)) {
+    if (view_has_capture(&s)) {
         MoveList list;
         list.count = 0;
         gen_captures(b, &s, &list, false, false);

@@ -13,31 +13,24 @@ enum {
     PROMOTION_BONUS = 512,    // among equal captures, one that promotes
 };
 
-uint16_t movepick_code(const Move *m)
-{
-    // 0x8000 marks a move; from and to take 5 bits each; 5 bits tell captures apart.
-    uint64_t h = (m->captured * 0x9E3779B97F4A7C15ULL) >> 59;
-    return (uint16_t)(0x8000u | m->from | (unsigned)m->to << 5 | (unsigned)h << 10);
-}
-
 void movepick_clear(MoveHistory *h) { memset(h, 0, sizeof *h); }
 
 void movepick_score(const MoveHistory *h, const Board *b, const MoveList *list, uint16_t tt_move,
-                    int ply, int32_t *scores)
+                    const Move killers[2], int32_t *scores)
 {
     for (int i = 0; i < list->count; i++) {
         const Move *m = &list->moves[i];
         int32_t s;
-        if (tt_move && movepick_code(m) == tt_move) {
+        if (tt_move && move_code(m) == tt_move) {
             // The TT only hints: its move counts because it matched a generated move.
             assert(movegen_is_legal(b, m));
             s = MOVEPICK_TT;
         } else if (m->captured) {
             s = MOVEPICK_CAPTURE + CAPTURE_PER_PIECE * bb_count(m->captured) +
                 ((m->flags & MOVE_PROMOTES) ? PROMOTION_BONUS : 0);
-        } else if (movepick_same(m, &h->killers[ply][0])) {
+        } else if (move_same(m, &killers[0])) {
             s = MOVEPICK_KILLER + 1;
-        } else if (movepick_same(m, &h->killers[ply][1])) {
+        } else if (move_same(m, &killers[1])) {
             s = MOVEPICK_KILLER;
         } else {
             s = movepick_history(h, b, m) + ((m->flags & MOVE_PROMOTES) ? MOVEPICK_HISTORY_MAX : 0);
@@ -62,20 +55,22 @@ void movepick_next(MoveList *list, int32_t *scores, int i)
     }
 }
 
-void movepick_update(MoveHistory *h, const Board *b, const Move *m, int ply, Depth depth,
+void movepick_update(MoveHistory *h, const Board *b, const Move *m, Move killers[2], Depth depth,
                      const MoveList *list, int tried)
 {
-    if (!movepick_same(m, &h->killers[ply][0])) {
-        h->killers[ply][1] = h->killers[ply][0];
-        h->killers[ply][0] = *m;
+    if (!move_same(m, &killers[0])) {
+        killers[1] = killers[0];
+        killers[0] = *m;
     }
     int bonus = depth * depth;
     int32_t *hm = &h->history[b->side][m->from][m->to];
     *hm += bonus - *hm * bonus / MOVEPICK_HISTORY_MAX;
-    // Quiet moves tried before the cut-off did not cut: lower them.
+    // The quiet moves ordered before it fall: those searched without a cut-off and those the
+    // search pruned unsearched alike (it passes the index of the cut, not a list of searched
+    // moves).
     for (int i = 0; i < tried; i++) {
         const Move *o = &list->moves[i];
-        if (o->captured || movepick_same(o, m))
+        if (o->captured || move_same(o, m))
             continue;
         int32_t *ho = &h->history[b->side][o->from][o->to];
         *ho -= bonus + *ho * bonus / MOVEPICK_HISTORY_MAX;

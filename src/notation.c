@@ -292,12 +292,6 @@ void notation_move(const Move *m, MoveFormat fmt, char *buf, size_t len)
     }
 }
 
-static bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured &&
-           a->flags == b->flags;
-}
-
 // Splits move text into squares. Separators '-', 'x', 'X', ':' may stand between squares;
 // algebraic squares may also follow each other directly (UCI style).
 static int tokenize_move(const char *text, bool a1_numbers, Square *sq, int max)
@@ -357,7 +351,7 @@ static const Move *find_route(const MoveList *routes, const Square *sq, int n, b
         const Move *m = &routes->moves[i];
         if (!(exact ? route_is(m, sq, n, hub) : route_fits(m, sq, n, hub)))
             continue;
-        if (found && !same_move(found, m))
+        if (found && !move_same_position(found, m))
             *several = true;
         found = m;
     }
@@ -392,7 +386,7 @@ bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move 
     MoveList list;
     movegen_all(b, &list);
     for (int i = 0; i < list.count; i++)
-        if (same_move(&list.moves[i], found)) {
+        if (move_same_position(&list.moves[i], found)) {
             *out = list.moves[i];
             return true;
         }

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tt.h"
-
 // A new option is one row. Scan's Hub names that lidraughts-bot sends by default are rows too:
 // tt-size with Scan's meaning (log2 of the entries), bb-size as the largest number of pieces
 // probed in the endgame databases, and book, book-ply, book-margin, initial-time accepted and
@@ -17,7 +15,7 @@
     {.name = {NULL, hub}, .type = OPTION_IGNORED, .apply = engine_ignore_option,                  \
      .get = engine_no_value}
 static const Option OPTIONS[] = {
-    {.name = {"Hash", "hash"}, .type = OPTION_SPIN, .min = TT_MB_MIN, .max = TT_MB_MAX,
+    {.name = {"Hash", "hash"}, .type = OPTION_SPIN, .min = ENGINE_HASH_MIN, .max = ENGINE_HASH_MAX,
      .def = ENGINE_HASH_DEFAULT, .apply = engine_set_hash, .get = engine_hash,
      .failure = "cannot allocate %lld MB of hash"},
     {.name = {"Threads", "threads"}, .type = OPTION_SPIN, .min = 1, .max = ENGINE_THREADS_MAX,
@@ -25,8 +23,10 @@ static const Option OPTIONS[] = {
      .failure = "cannot start %lld threads"},
     {.name = {"MultiPV", NULL}, .type = OPTION_SPIN, .min = 1, .max = ENGINE_MULTIPV_MAX,
      .def = 1, .apply = engine_set_multipv, .get = engine_multipv},
-    {.name = {"Ponder", "ponder"}, .type = OPTION_CHECK, .max = 1, .apply = engine_set_ponder,
-     .get = engine_ponder},
+    // Ponder only tells the engine that the GUI may ponder (GUIs need the option to offer it);
+    // pondering itself is `go ponder`, so the value changes nothing.
+    {.name = {"Ponder", "ponder"}, .type = OPTION_CHECK, .max = 1, .apply = engine_ignore_option,
+     .get = engine_no_value},
     {.name = {"Move Overhead", NULL}, .type = OPTION_SPIN, .max = ENGINE_OVERHEAD_MAX,
      .def = ENGINE_OVERHEAD_DEFAULT, .apply = engine_set_move_overhead,
      .get = engine_move_overhead},

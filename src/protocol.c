@@ -129,19 +129,6 @@ int proto_tokenize(char *line, char **tokens, int max)
     return n;
 }
 
-bool proto_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 // True when the line holds only printable characters, spaces and tabs.
 static bool is_text(const char *line)
 {

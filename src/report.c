@@ -15,7 +15,7 @@ static uint64_t total_tbhits(const SearchShared *sh)
 {
     uint64_t n = 0;
     for (int i = 0; i < sh->thread_count; i++)
-        n += search_worker_tbhits(sh->workers[i]);
+        n += search_published_tbhits(sh->workers[i]);
     return n;
 }
 
@@ -26,7 +26,7 @@ uint64_t report_nodes(const SearchShared *sh)
         return atomic_load_explicit(&sh->nodes_used, memory_order_relaxed);
     uint64_t n = 0;
     for (int i = 0; i < sh->thread_count; i++)
-        n += search_worker_nodes(sh->workers[i]);
+        n += search_published_nodes(sh->workers[i]);
     return n;
 }
 
@@ -101,7 +101,7 @@ void report_line(SearchWorker *w, Depth depth, int line, Bound bound)
 void report_result(SearchWorker *w, Depth depth, const RootMove *rm, Bound bound)
 {
     search_publish(w);
-    if (w->reported_depth != depth || !movepick_same(&rm->move, &w->reported_move) ||
+    if (w->reported_depth != depth || !move_same(&rm->move, &w->reported_move) ||
         w->reported_score != report_root_score(rm) || w->reported_nodes != report_nodes(w->sh))
         report_move(w, depth, rm, 0, bound);
 }

@@ -16,6 +16,7 @@
 #include "movegen.h"
 #include "movepick.h"
 #include "search_worker.h"
+#include "util.h"
 
 // The search's constants. "Match" means accepted by an SPRT match against the version before
 // (logs in bench/matches/, figures in bench/RESULTS.md); "first choice" means set by hand and
@@ -45,7 +46,7 @@ enum {
 };
 
 
-_Static_assert(SCORE_EGDB_MAX + EGDB_F_MAX < SCORE_WIN_MIN, "database wins stay below search wins");
+_Static_assert(SCORE_EGDB_MAX + EGDB_F_ANY < SCORE_WIN_MIN, "database wins stay below search wins");
 
 // Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 1.5 plies
 // (1.75 before; 1.5 won its match, 2026-11-29, lmr-divisor-1.5).
@@ -102,15 +103,10 @@ void search_worker_free(SearchWorker *w) { free(w); }
 void search_worker_clear(SearchWorker *w)
 {
     movepick_clear(&w->mh);
+    for (int i = 0; i < MAX_PLY + 2; i++)
+        memset(w->stack[i].killers, 0, sizeof w->stack[i].killers);
 }
 
-// Makes this worker's node count and selective depth visible to the reporting thread.
-void search_publish(SearchWorker *w)
-{
-    atomic_store_explicit(&w->nodes, w->local_nodes, memory_order_relaxed);
-    atomic_store_explicit(&w->published_seldepth, w->seldepth, memory_order_relaxed);
-    atomic_store_explicit(&w->published_tbhits, w->tbhits, memory_order_relaxed);
-}
 
 void search_worker_reset_counts(SearchWorker *w)
 {
@@ -120,33 +116,12 @@ void search_worker_reset_counts(SearchWorker *w)
     search_publish(w);
 }
 
-uint64_t search_worker_nodes(const SearchWorker *w)
-{
-    return atomic_load_explicit(&w->nodes, memory_order_relaxed);
-}
-
-uint64_t search_worker_tbhits(const SearchWorker *w)
-{
-    return atomic_load_explicit(&w->published_tbhits, memory_order_relaxed);
-}
+uint64_t search_worker_nodes(const SearchWorker *w) { return search_published_nodes(w); }
 
 
-// What the databases' value of a won position adds for the winner's progress: each piece the
-// loser has lost counts 2, each of the winner's kings 2 and its men 1. Captures by the winner
-// and its promotions raise it; a piece the winner gives away lowers it, so that a database win
-// never prefers a sacrifice to an equally sure win that keeps the piece. At most
-// SEARCH_EGDB_PROGRESS_MAX (the loser keeps a piece, the winner at most EGDB_PIECES_MAX - 1).
-static int egdb_progress(const Board *b, Side winner)
-{
-    Bitboard mine = b->pieces[winner], theirs = b->pieces[side_flip(winner)];
-    int progress = 2 * (EGDB_PIECES_MAX - 1 - __builtin_popcountll(theirs)) +
-                   __builtin_popcountll(mine) + __builtin_popcountll(mine & b->kings);
-    assert(progress >= 0 && progress <= SEARCH_EGDB_PROGRESS_MAX);
-    return progress;
-}
 
 // The endgame databases' score of b at ply, under the game's counters, or false when b is not
-// in them, has a capture pending, or they cannot settle it at these counters (egdb_verdict:
+// in them, has a capture pending, or they cannot settle it at these counters (verdict.h:
 // with men on the board, a strict draw or a win past its budget may still be a win, unless
 // the loose table says it is a draw): those are searched on. A draw is exact (*bound
 // BOUND_EXACT); a win is a floor (BOUND_LOWER) and a loss a ceiling (BOUND_UPPER): a win the
@@ -159,24 +134,22 @@ static bool probe_egdb(SearchWorker *w, const Board *b, int ply, Score *score, B
     if (!sh->egdb || pieces > sh->egdb_pieces || movegen_has_capture(b))
         return false;
     int left;
-    EgdbVerdict says = egdb_judge(sh->egdb, b, w->counters[ply], &w->egdb_cache, &left);
-    if (says == EGDB_SAYS_NOTHING || says == EGDB_SAYS_UNKNOWN)
+    Verdict says = verdict_judge(sh->egdb, b, w->stack[ply].counters, &w->egdb_cache, &left);
+    if (says == VERDICT_NOTHING || says == VERDICT_UNKNOWN)
         return false;
     // Rule 7.2.7 counts from when a lone king came to the long diagonal, which the databases
     // do not know. It only adds draws, so their draw holds there; their wins and losses are
     // searched, with the game's counter.
-    if (says != EGDB_SAYS_DRAW && rules_diagonal_ending(b))
+    if (says != VERDICT_DRAW && rules_diagonal_ending(b))
         return false;
     w->tbhits++;
-    if (says == EGDB_SAYS_DRAW) {
+    if (says == VERDICT_DRAW) {
         *score = 0;
         *bound = BOUND_EXACT;
         return true;
     }
-    Side winner = says == EGDB_SAYS_WIN ? b->side : side_flip(b->side);
-    Score s = SCORE_EGDB + SCORE_EGDB_PROGRESS * egdb_progress(b, winner) + left - ply;
-    *score = says == EGDB_SAYS_WIN ? s : -s;
-    *bound = says == EGDB_SAYS_WIN ? BOUND_LOWER : BOUND_UPPER;
+    *score = verdict_score(says, b, left, ply);
+    *bound = says == VERDICT_WIN ? BOUND_LOWER : BOUND_UPPER;
     return true;
 }
 
@@ -188,10 +161,6 @@ static bool stopped(const SearchWorker *w)
            atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-int64_t search_elapsed_ms(const SearchShared *sh)
-{
-    return timeman_now_ms() - atomic_load_explicit(&sh->start_ms, memory_order_relaxed);
-}
 
 // Counts a node; every CHECK_EVERY nodes the main thread checks the hard limits.
 static void count_node(SearchWorker *w, int ply)
@@ -224,7 +193,7 @@ static void count_node(SearchWorker *w, int ply)
 // the counters of 7.2.4-7.2.8.
 static bool is_draw(const SearchWorker *w, const Board *b, int ply)
 {
-    DrawCounters c = w->counters[ply];
+    DrawCounters c = w->stack[ply].counters;
     int at = w->key_base + ply;
     if (c.reversible >= 4 && rules_repetitions(w->keys, at, b->key, c.reversible) > 0)
         return true;
@@ -233,18 +202,21 @@ static bool is_draw(const SearchWorker *w, const Board *b, int ply)
 
 static void push(SearchWorker *w, const Board *parent, const Move *m, const Board *child, int ply)
 {
-    w->counters[ply + 1] = rules_after_move(w->counters[ply], parent, m);
+    assert(ply >= 0 && ply + 1 < MAX_PLY + 2 && w->key_base + ply + 1 < MAX_GAME_PLIES + MAX_PLY + 2);
+    w->stack[ply + 1].counters = rules_after_move(w->stack[ply].counters, parent, m);
     w->keys[w->key_base + ply + 1] = child->key;
 }
 
 static void update_pv(SearchWorker *w, int ply, const Move *m)
 {
-    w->pv[ply][0] = *m;
-    int n = w->pvlen[ply + 1];
+    assert(ply >= 0 && ply < MAX_PLY);
+    SearchStack *ss = &w->stack[ply];
+    ss->pv[0] = *m;
+    int n = ss[1].pvlen;
     if (n > MAX_PLY - 1)
         n = MAX_PLY - 1;
-    memcpy(&w->pv[ply][1], w->pv[ply + 1], (size_t)n * sizeof(Move));
-    w->pvlen[ply] = n + 1;
+    memcpy(&ss->pv[1], ss[1].pv, (size_t)n * sizeof(Move));
+    ss->pvlen = n + 1;
 }
 
 // Quiescence: captures are compulsory, so a position with a capture is never scored
@@ -252,7 +224,8 @@ static void update_pv(SearchWorker *w, int ply, const Move *m)
 // quiet move instead of trusting the static score.
 static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, int ply, int qply)
 {
-    w->pvlen[ply] = 0;
+    assert(ply >= 0 && ply < MAX_PLY && alpha < beta);
+    w->stack[ply].pvlen = 0;
     count_node(w, ply);
     if (stopped(w))
         return 0;
@@ -277,7 +250,7 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     if (n == 0)
         return -SCORE_WIN + ply;
     int32_t scores[MAX_MOVES];
-    movepick_score(&w->mh, b, &list, 0, ply, scores);
+    movepick_score(&w->mh, b, &list, 0, w->stack[ply].killers, scores);
     for (int i = 0; i < n; i++) {
         movepick_next(&list, scores, i);
         Board child = *b;
@@ -303,39 +276,58 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
 static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
                     int ply, bool pv_node);
 
-// One node of the main search (depth > 0; search() below sends depth 0 to qsearch and sets
-// `marked` when another thread is searching this position too).
-static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
-                         int ply, bool pv_node, bool marked)
-{
-    w->pvlen[ply] = 0;
-    count_node(w, ply);
-    if (stopped(w))
-        return 0;
+// A node of the main search while it is searched: its window and depth as the steps change
+// them, and what the steps before the move loop learned of it.
+typedef struct Node {
+    const Board *b;
+    Score alpha, beta;
+    Depth depth;
+    int ply;
+    bool pv_node;
+    bool marked;        // another thread is searching this position too (breadcrumbs)
+    uint16_t excluded;  // the move left out here (the singular test), 0 if none
+    bool tt_hit;
+    TTData tt;
+    Bound db_bound;     // BOUND_NONE, or what a database value of this node bounds
+    Score db;           // that value: a win's is a floor, a loss's a ceiling of the node's score
+    Score ev;           // the static score, EVAL_NONE when a capture is due
+    bool quiet;         // no capture for the side to move
+    bool improving;     // the static score rose since two plies before
+    bool prunable;      // a quiet non-PV node with no threat and no database bound
+    uint16_t extend;    // the move searched one ply deeper (singular extension), 0 if none
+    int n;              // the legal moves
+    MoveList list;
+} Node;
 
+// Steps 1 to 3, before any move is generated. True when the node ends here, its score in
+// *out.
+static bool node_ends_early(SearchWorker *w, Node *nd, Score *out)
+{
+    const Board *b = nd->b;
+    int ply = nd->ply;
     // Step 1. Draws and mate distance.
     if (is_draw(w, b, ply))
-        return 0;
+        return *out = 0, true;
     if (ply >= MAX_PLY - 1)
-        return eval_evaluate(w->sh->eval, b);
-    if (alpha < -SCORE_WIN + ply)
-        alpha = -SCORE_WIN + ply;
-    if (beta > SCORE_WIN - ply - 1)
-        beta = SCORE_WIN - ply - 1;
-    if (alpha >= beta)
-        return alpha;
+        return *out = eval_evaluate(w->sh->eval, b), true;
+    if (nd->alpha < -SCORE_WIN + ply)
+        nd->alpha = -SCORE_WIN + ply;
+    if (nd->beta > SCORE_WIN - ply - 1)
+        nd->beta = SCORE_WIN - ply - 1;
+    if (nd->alpha >= nd->beta)
+        return *out = nd->alpha, true;
 
     // Step 2. Transposition table. A search that leaves a move out (the singular test below)
     // takes no cutoff from the table and stores nothing: the entry is the full node's.
-    uint16_t excluded = w->excluded[ply];
-    TTData tt = {0};
-    bool tt_hit = tt_probe(w->sh->tt, b->key, &tt);
-    if (tt_hit) {
-        tt.score = score_from_tt(tt.score, ply);
-        if (!pv_node && !excluded && tt.depth >= depth &&
-            ((tt.bound == BOUND_LOWER && tt.score >= beta) ||
-             (tt.bound == BOUND_UPPER && tt.score <= alpha) || tt.bound == BOUND_EXACT))
-            return tt.score;
+    nd->excluded = w->stack[ply].excluded;
+    TTData *tt = &nd->tt;
+    nd->tt_hit = tt_probe(w->sh->tt, b->key, tt);
+    if (nd->tt_hit) {
+        tt->score = score_from_tt(tt->score, ply);
+        if (!nd->pv_node && !nd->excluded && tt->depth >= nd->depth &&
+            ((tt->bound == BOUND_LOWER && tt->score >= nd->beta) ||
+             (tt->bound == BOUND_UPPER && tt->score <= nd->alpha) || tt->bound == BOUND_EXACT))
+            return *out = tt->score, true;
     }
 
     // Step 3. Endgame databases: a quiet position of few enough pieces has its value under the
@@ -345,97 +337,177 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     // Otherwise the window asks whether the win is shorter than the databases can say: a win is
     // searched on with its score as a floor (like a stand-pat), a loss with its score as a
     // ceiling.
-    Score db = 0, db_cap = SCORE_INF;
-    Bound db_bound = BOUND_NONE;
-    if (!excluded && probe_egdb(w, b, ply, &db, &db_bound)) {
-        if (db_bound == BOUND_EXACT || !w->egdb_root || (db_bound == BOUND_LOWER && db >= beta) ||
-            (db_bound == BOUND_UPPER && db <= alpha))
-            return db;
-        if (db_bound == BOUND_LOWER)
-            alpha = db;
+    nd->db_bound = BOUND_NONE;
+    if (!nd->excluded && probe_egdb(w, b, ply, &nd->db, &nd->db_bound)) {
+        if (nd->db_bound == BOUND_EXACT || !w->egdb_root ||
+            (nd->db_bound == BOUND_LOWER && nd->db >= nd->beta) ||
+            (nd->db_bound == BOUND_UPPER && nd->db <= nd->alpha))
+            return *out = nd->db, true;
+        if (nd->db_bound == BOUND_LOWER)
+            nd->alpha = nd->db;
         else
-            beta = db_cap = db;
+            nd->beta = nd->db;
     }
+    return false;
+}
 
+// Steps 4 to 6: the moves, the single-reply extension and the static score. True when the
+// node ends here (no legal move), its score in *out.
+static bool node_moves_and_eval(SearchWorker *w, Node *nd, Score *out)
+{
+    const Board *b = nd->b;
+    int ply = nd->ply;
     // Step 4. Moves; none means the side to move has lost.
-    MoveList list;
-    int n = movegen_all(b, &list);
-    if (n == 0)
-        return -SCORE_WIN + ply;
+    nd->n = movegen_all(b, &nd->list);
+    if (nd->n == 0)
+        return *out = -SCORE_WIN + ply, true;
 
     // Step 5. Extension: a single legal reply (often a forced capture) costs no depth.
-    if (n == 1 && ply < 2 * w->root_depth)
-        depth++;
+    if (nd->n == 1 && ply < 2 * w->root_depth)
+        nd->depth++;
 
     // Step 6. Static score. Only a quiet position (no capture for the side to move) has one;
     // a pending capture for the opponent (a threat) disables the pruning below.
-    bool quiet = !list.moves[0].captured;
-    Score ev = EVAL_NONE;
-    if (quiet)
-        ev = tt_hit && tt.eval != EVAL_NONE ? tt.eval : eval_evaluate(w->sh->eval, b);
-    w->evals[ply] = ev;
-    bool improving = ev != EVAL_NONE && ply >= 2 &&
-                     (w->evals[ply - 2] == EVAL_NONE || ev > w->evals[ply - 2]);
-    bool prunable = quiet && !pv_node && !excluded && db_bound == BOUND_NONE &&
-                    beta > -SCORE_WIN_MIN &&
-                    beta < SCORE_WIN_MIN &&
-                    !movegen_opponent_has_capture(b); // the threat test last: it costs most
+    nd->quiet = !nd->list.moves[0].captured;
+    nd->ev = EVAL_NONE;
+    if (nd->quiet)
+        nd->ev = nd->tt_hit && nd->tt.eval != EVAL_NONE ? nd->tt.eval
+                                                          : eval_evaluate(w->sh->eval, b);
+    w->stack[ply].eval = nd->ev;
+    nd->improving = nd->ev != EVAL_NONE && ply >= 2 &&
+                    (w->stack[ply - 2].eval == EVAL_NONE || nd->ev > w->stack[ply - 2].eval);
+    nd->prunable = nd->quiet && !nd->pv_node && !nd->excluded && nd->db_bound == BOUND_NONE &&
+                   nd->beta > -SCORE_WIN_MIN && nd->beta < SCORE_WIN_MIN &&
+                   !movegen_opponent_has_capture(b); // the threat test last: it costs most
+    return false;
+}
 
+// Steps 7 to 9: reverse futility, internal iterative reduction and the singular extension.
+// True when the node ends here, its score in *out.
+static bool node_prunes(SearchWorker *w, Node *nd, Score *out)
+{
+    const TTData *tt = &nd->tt;
     // Step 7. Reverse futility: far above beta at low depth, in a quiet position without a
     // threat, a fail high is taken on the static score. Not a null move: zugzwang is common in
     // draughts, but a margin per ply of depth covers it in quiet positions.
-    if (prunable && depth <= RFP_MAX_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta)
-        return ev;
+    if (nd->prunable && nd->depth <= RFP_MAX_DEPTH &&
+        nd->ev - RFP_MARGIN * (nd->depth - nd->improving) >= nd->beta)
+        return *out = nd->ev, true;
 
     // Step 8. Without a TT move a deep node is searched one ply shallower (internal iterative
     // reduction): its next visit finds a move to try first.
-    if (depth >= IIR_MIN_DEPTH && !(tt_hit && tt.move))
-        depth--;
+    if (nd->depth >= IIR_MIN_DEPTH && !(nd->tt_hit && tt->move))
+        nd->depth--;
 
     // Step 9. Singular extension: when every other move, searched at half depth, falls short
     // of the TT score by a margin, the TT move is searched one ply deeper; when even they reach
     // beta, the node fails high (multi-cut).
-    uint16_t extend = 0;
-    if (depth >= SE_MIN_DEPTH && !excluded && n > 1 && tt_hit && tt.move &&
-        tt.bound != BOUND_UPPER && tt.depth >= depth - 3 && tt.score > -SCORE_EGDB_MIN &&
-        tt.score < SCORE_EGDB_MIN && ply < 2 * w->root_depth) {
-        Score sbeta = tt.score - SE_MARGIN * depth;
-        w->excluded[ply] = tt.move;
-        Score s = search(w, b, sbeta - 1, sbeta, (depth - 1) / 2, ply, false);
-        w->excluded[ply] = 0;
+    nd->extend = 0;
+    if (nd->depth >= SE_MIN_DEPTH && !nd->excluded && nd->n > 1 && nd->tt_hit && tt->move &&
+        tt->bound != BOUND_UPPER && tt->depth >= nd->depth - 3 && tt->score > -SCORE_EGDB_MIN &&
+        tt->score < SCORE_EGDB_MIN && nd->ply < 2 * w->root_depth) {
+        Score sbeta = tt->score - SE_MARGIN * nd->depth;
+        w->stack[nd->ply].excluded = tt->move;
+        Score s = search(w, nd->b, sbeta - 1, sbeta, (nd->depth - 1) / 2, nd->ply, false);
+        w->stack[nd->ply].excluded = 0;
         if (stopped(w))
-            return 0;
+            return *out = 0, true;
         if (s < sbeta)
-            extend = tt.move;
-        else if (sbeta >= beta)
-            return sbeta;
+            nd->extend = tt->move;
+        else if (sbeta >= nd->beta)
+            return *out = sbeta, true;
     }
+    return false;
+}
 
-    // Step 10. Search the moves, best-ordered first.
+// Late-move reduction of the i-th move m (a late quiet move): more away from the PV and when
+// the static score is falling, less for killers and moves of good history.
+static Depth reduction(const SearchWorker *w, const Node *nd, const Move *m, int i,
+                       int32_t score, Depth new_depth)
+{
+    Depth r = lmr_table[nd->depth < 64 ? nd->depth : 63][i];
+    r += !nd->pv_node && !nd->improving;
+    r += nd->marked; // another thread is searching this node too
+    r -= nd->pv_node;
+    r -= score >= MOVEPICK_KILLER;
+    r -= movepick_history(&w->mh, nd->b, m) / (MOVEPICK_HISTORY_MAX / 2);
+    if (r < 0)
+        r = 0;
+    if (r > new_depth - 1)
+        r = new_depth - 1;
+    return r;
+}
+
+// Searches child, the position after the i-th move m: the first move with the full window,
+// the others with a null window (reduced first when late and quiet), then the full window on
+// a PV node when they land inside it.
+static Score search_child(SearchWorker *w, const Node *nd, const Board *child, const Move *m,
+                          int i, int32_t score)
+{
+    Depth new_depth = nd->depth - 1 + (nd->extend && move_code(m) == nd->extend);
+    Score alpha = nd->alpha, beta = nd->beta;
+    int ply = nd->ply;
+    if (i == 0)
+        return -search(w, child, -beta, -alpha, new_depth, ply + 1, nd->pv_node);
+    bool promotes = (m->flags & MOVE_PROMOTES) != 0;
+    Depth r = 0;
+    if (nd->depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && nd->quiet && !promotes)
+        r = reduction(w, nd, m, i, score, new_depth);
+    Score s = -search(w, child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+    if (s > alpha && r > 0)
+        s = -search(w, child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+    if (s > alpha && s < beta && nd->pv_node)
+        s = -search(w, child, -beta, -alpha, new_depth, ply + 1, true);
+    return s;
+}
+
+// Step 11. Stores the node's result in the TT (not for a search that left a move out: the
+// entry is the full node's) and returns it. A database loss searched to no lower score is
+// that loss (its ceiling).
+static Score node_store(SearchWorker *w, const Node *nd, Score best, const Move *best_move,
+                        Score orig_alpha)
+{
+    if (nd->excluded)
+        return best_move ? best : nd->alpha;
+    if (nd->db_bound == BOUND_UPPER && best > nd->db)
+        best = nd->db;
+    Bound bound = best >= nd->beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(w->sh->tt, nd->b->key, best_move ? move_code(best_move) : 0,
+             score_to_tt(best, nd->ply), nd->ev, nd->depth, bound);
+    assert(is_score(best));
+    return best;
+}
+
+// Step 10. Searches the moves, best-ordered first, then stores the result (step 11).
+static Score search_moves(SearchWorker *w, Node *nd)
+{
+    const Board *b = nd->b;
+    int ply = nd->ply, n = nd->n;
+    MoveList *list = &nd->list;
     int32_t scores[MAX_MOVES];
-    movepick_score(&w->mh, b, &list, tt_hit ? tt.move : 0, ply, scores);
-    Score best = db_bound == BOUND_LOWER ? db : -SCORE_INF, orig_alpha = alpha;
+    movepick_score(&w->mh, b, list, nd->tt_hit ? nd->tt.move : 0, w->stack[ply].killers, scores);
+    Score best = nd->db_bound == BOUND_LOWER ? nd->db : -SCORE_INF, orig_alpha = nd->alpha;
     Move best_move = {0};
     bool has_best = false;
-    bool futile = prunable && depth <= FUTILITY_MAX_DEPTH &&
-                  ev + FUTILITY_MARGIN * depth <= alpha;
+    bool futile = nd->prunable && nd->depth <= FUTILITY_MAX_DEPTH &&
+                  nd->ev + FUTILITY_MARGIN * nd->depth <= nd->alpha;
     // Not when the side to move has a king: a king has many quiet moves, the move counts
     // above are for men, and wins with kings (often quiet king manoeuvres) were found plies late.
     bool own_king = (b->pieces[b->side] & b->kings) != 0;
-    int lmp = prunable && !own_king && depth <= LMP_MAX_DEPTH ? lmp_count(depth, improving)
-                                                               : MAX_MOVES;
-    movepick_next(&list, scores, 0);
+    int lmp = nd->prunable && !own_king && nd->depth <= LMP_MAX_DEPTH
+                  ? lmp_count(nd->depth, nd->improving)
+                  : MAX_MOVES;
+    movepick_next(list, scores, 0);
     for (int i = 0; i < n; i++) {
         // Moves are picked one ahead, so that the next one's TT bucket can be fetched early.
         if (i + 1 < n)
-            movepick_next(&list, scores, i + 1);
-        const Move *m = &list.moves[i];
-        if (excluded && movepick_code(m) == excluded)
+            movepick_next(list, scores, i + 1);
+        const Move *m = &list->moves[i];
+        if (nd->excluded && move_code(m) == nd->excluded)
             continue;
-        bool promotes = (m->flags & MOVE_PROMOTES) != 0;
         // Late quiet moves at low depth are not searched at all (late-move and futility
         // pruning), once a move has been searched and no forced loss is on the board.
-        if (i > 0 && !promotes && best > -SCORE_WIN_MIN && (futile || i >= lmp))
+        if (i > 0 && !(m->flags & MOVE_PROMOTES) && best > -SCORE_WIN_MIN && (futile || i >= lmp))
             continue;
         Board child = *b;
         board_play(&child, m);
@@ -444,63 +516,48 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
         if (i == 0)
             tt_prefetch(w->sh->tt, child.key);
         if (i + 1 < n)
-            tt_prefetch(w->sh->tt, board_key_after(b, &list.moves[i + 1]));
+            tt_prefetch(w->sh->tt, board_key_after(b, &list->moves[i + 1]));
         push(w, b, m, &child, ply);
-        Depth new_depth = depth - 1 + (extend && movepick_code(m) == extend);
-        Score s;
-        if (i == 0) {
-            s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, pv_node);
-        } else {
-            // Late quiet moves are searched shallower first (late-move reduction): more so
-            // away from the PV and when the static score is falling, less for killers.
-            Depth r = 0;
-            if (depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && quiet && !promotes) {
-                r = lmr_table[depth < 64 ? depth : 63][i];
-                r += !pv_node && !improving;
-                r += marked; // another thread is searching this node too
-                r -= pv_node;
-                r -= scores[i] >= MOVEPICK_KILLER;
-                r -= movepick_history(&w->mh, b, m) / (MOVEPICK_HISTORY_MAX / 2);
-                if (r < 0)
-                    r = 0;
-                if (r > new_depth - 1)
-                    r = new_depth - 1;
-            }
-            s = -search(w, &child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
-            if (s > alpha && r > 0)
-                s = -search(w, &child, -alpha - 1, -alpha, new_depth, ply + 1, false);
-            if (s > alpha && s < beta && pv_node)
-                s = -search(w, &child, -beta, -alpha, new_depth, ply + 1, true);
-        }
+        Score s = search_child(w, nd, &child, m, i, scores[i]);
         if (stopped(w))
             return 0;
-        if (s > best) {
-            best = s;
-            best_move = *m;
-            has_best = true;
-            if (s > alpha) {
-                alpha = s;
-                if (pv_node)
-                    update_pv(w, ply, m);
-                if (s >= beta) {
-                    if (!m->captured)
-                        movepick_update(&w->mh, b, m, ply, depth, &list, i);
-                    break;
-                }
-            }
+        if (s <= best)
+            continue;
+        best = s;
+        best_move = *m;
+        has_best = true;
+        if (s <= nd->alpha)
+            continue;
+        nd->alpha = s;
+        if (nd->pv_node)
+            update_pv(w, ply, m);
+        if (s >= nd->beta) {
+            if (!m->captured)
+                movepick_update(&w->mh, b, m, w->stack[ply].killers, nd->depth, list, i);
+            break;
         }
     }
+    return node_store(w, nd, best, has_best ? &best_move : NULL, orig_alpha);
+}
 
-    // Step 11. Store. A database loss searched to no lower score is that loss (its ceiling).
-    if (excluded)
-        return has_best ? best : alpha;
-    if (best > db_cap)
-        best = db_cap;
-    Bound bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(w->sh->tt, b->key, has_best ? movepick_code(&best_move) : 0,
-             score_to_tt(best, ply), ev, depth, bound);
-    assert(is_score(best));
-    return best;
+// One node of the main search (depth > 0; search() below sends depth 0 to qsearch and sets
+// `marked` when another thread is searching this position too), as the steps above.
+static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
+                         int ply, bool pv_node, bool marked)
+{
+    assert(ply >= 0 && ply < MAX_PLY);
+    assert(alpha < beta && depth > 0);
+    w->stack[ply].pvlen = 0;
+    count_node(w, ply);
+    if (stopped(w))
+        return 0;
+    Node nd = {.b = b, .alpha = alpha, .beta = beta, .depth = depth, .ply = ply,
+               .pv_node = pv_node, .marked = marked};
+    Score out;
+    if (node_ends_early(w, &nd, &out) || node_moves_and_eval(w, &nd, &out) ||
+        node_prunes(w, &nd, &out))
+        return out;
+    return search_moves(w, &nd);
 }
 
 // Breadcrumbs (Lazy SMP). In the first plies each thread marks the node it is searching; a
@@ -535,7 +592,7 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
 {
     const Board *b = &w->sh->root;
     Score best = -SCORE_INF;
-    w->pvlen[0] = 0;
+    w->stack[0].pvlen = 0;
     count_node(w, 0);
     for (int i = w->pv_index; i < w->nroots; i++) {
         RootMove *rm = &w->roots[i];
@@ -561,8 +618,8 @@ static Score search_root(SearchWorker *w, Score alpha, Score beta, Depth depth)
             rm->seldepth = w->seldepth;
             rm->bound = s >= beta ? BOUND_LOWER : s <= alpha ? BOUND_UPPER : BOUND_EXACT;
             rm->pv[0] = rm->move;
-            int n = w->pvlen[1] < MAX_PLY - 1 ? w->pvlen[1] : MAX_PLY - 1;
-            memcpy(&rm->pv[1], w->pv[1], (size_t)n * sizeof(Move));
+            int n = w->stack[1].pvlen < MAX_PLY - 1 ? w->stack[1].pvlen : MAX_PLY - 1;
+            memcpy(&rm->pv[1], w->stack[1].pv, (size_t)n * sizeof(Move));
             rm->pvlen = n + 1;
             // A new best move in the middle of an iteration is reported at once (after the
             // first half second, so that short searches do not flood the output).
@@ -607,7 +664,7 @@ static void init_roots(SearchWorker *w)
     for (int i = 0; i < list.count; i++) {
         bool wanted = sh->limits.nsearchmoves == 0;
         for (int k = 0; k < sh->limits.nsearchmoves && !wanted; k++)
-            wanted = movepick_same(&list.moves[i], &sh->limits.searchmoves[k]);
+            wanted = move_same(&list.moves[i], &sh->limits.searchmoves[k]);
         if (!wanted)
             continue;
         RootMove *rm = &w->roots[w->nroots++];
@@ -630,9 +687,10 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     w->keys[n] = sh->root.key;
     w->egdb_root = sh->egdb && __builtin_popcountll(sh->root.pieces[0] | sh->root.pieces[1]) <=
                                    sh->egdb_pieces;
-    w->counters[0] = sh->root_counters;
-    w->evals[0] = w->evals[1] = EVAL_NONE;
-    memset(w->excluded, 0, sizeof w->excluded);
+    w->stack[0].counters = sh->root_counters;
+    w->stack[0].eval = w->stack[1].eval = EVAL_NONE;
+    for (int i = 0; i < MAX_PLY + 2; i++)
+        w->stack[i].excluded = 0;
     init_roots(w);
 }
 
@@ -683,7 +741,7 @@ static void finish_main(SearchWorker *w)
     }
     const RootMove *rm = &w->roots[0];
     // A move or score other than the last completed iteration's comes from the unfinished one.
-    bool from_completed = movepick_same(&rm->move, &w->completed_root.move) &&
+    bool from_completed = move_same(&rm->move, &w->completed_root.move) &&
                           report_root_score(rm) == w->completed_root.score;
     report_set_result(sh, rm, from_completed ? w->completed : w->root_depth);
     if (sh->limits.multipv <= 1)
@@ -752,7 +810,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
         // Time, mate and single-move limits: timeman decides whether to go on.
         IterationEnd it = {.elapsed_ms = search_elapsed_ms(sh),
                            .pondering = atomic_load(&sh->pondering),
-                           .best_changed = !movepick_same(&last_best, &w->roots[0].move),
+                           .best_changed = !move_same(&last_best, &w->roots[0].move),
                            .score = w->roots[0].score,
                            .instant = instant,
                            .depth = d,

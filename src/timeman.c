@@ -2,7 +2,7 @@
 // Owns the time budget of a move, how instability stretches it, and every stop decision.
 #include "timeman.h"
 
-#include <time.h>
+#include "util.h"
 
 // Tuned by hand for draughts games of 60-100 plies; the 1,000-game time-loss runs of
 // bench/RESULTS.md (1 s + 0.1 s) lost none on time with them.
@@ -24,13 +24,6 @@ enum {
 // Each best-move change of the last iterations (decayed by half per iteration) adds half of
 // the target, up to this many changes.
 #define CHANGES_MAX 2.0
-
-int64_t timeman_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

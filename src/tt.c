@@ -2,6 +2,7 @@
 // Owns the transposition table: allocation, lock-free probe and store, replacement, hashfull.
 #include "tt.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@ enum { HUGE_PAGE = 2 << 20 };
 // Data word: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6.
 static uint64_t pack(uint16_t move, Score score, Score eval, Depth depth, Bound bound, uint8_t gen)
 {
+    // Each field must fit its bits, or the entry would come back as another one.
+    assert(score >= INT16_MIN && score <= INT16_MAX);
+    assert(eval >= INT16_MIN && eval <= INT16_MAX);
+    assert(depth >= -1 && depth < 255);
+    assert(bound <= BOUND_EXACT);
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 |
            (uint64_t)(uint16_t)(int16_t)eval << 32 | (uint64_t)(uint8_t)(depth + 1) << 48 |
            (uint64_t)bound << 56 | (uint64_t)(gen & 63) << 58;

@@ -169,7 +169,7 @@ static void uci_perft(Proto *p, char **tok, int n)
 {
     int64_t d;
     char fen[FEN_MAX];
-    if (n != 3 || !proto_parse_int(tok[2], 1, BENCH_PERFT_DEPTH_MAX, &d)) {
+    if (n != 3 || !util_parse_int(tok[2], 1, BENCH_PERFT_DEPTH_MAX, &d)) {
         proto_error(p, "usage: go perft <depth 1..%d>", BENCH_PERFT_DEPTH_MAX);
         return;
     }
@@ -181,7 +181,7 @@ static void uci_perft(Proto *p, char **tok, int n)
 // Reads the time argument of a clock keyword: any integer of ms (a negative clock means 0).
 static bool clock_arg(Proto *p, const char *k, const char *arg, int64_t *out)
 {
-    if (proto_parse_int(arg, -(INT64_C(1) << 40), INT64_C(1) << 40, out))
+    if (util_parse_int(arg, -(INT64_C(1) << 40), INT64_C(1) << 40, out))
         return true;
     proto_error(p, "%s needs a time in ms", k);
     return false;
@@ -217,26 +217,26 @@ static bool parse_go(Proto *p, char **tok, int n, EngineGo *go)
                 return false;
             i++;
         } else if (strcmp(k, "movestogo") == 0) {
-            if (!proto_parse_int(arg, 1, 10000, &movestogo))
+            if (!util_parse_int(arg, 1, 10000, &movestogo))
                 return proto_error(p, "movestogo must be 1..10000"), false;
             i++;
         } else if (strcmp(k, "depth") == 0) {
-            if (!proto_parse_int(arg, 1, MAX_PLY - 1, &v))
+            if (!util_parse_int(arg, 1, MAX_PLY - 1, &v))
                 return proto_error(p, "depth must be 1..%d", MAX_PLY - 1), false;
             go->depth = (Depth)v, i++;
         } else if (strcmp(k, "nodes") == 0) {
-            if (!proto_parse_int(arg, 1, INT64_C(1) << 50, &v))
+            if (!util_parse_int(arg, 1, INT64_C(1) << 50, &v))
                 return proto_error(p, "nodes must be a positive count"), false;
             go->nodes = (uint64_t)v, i++;
         } else if (strcmp(k, "movetime") == 0) {
-            if (!proto_parse_int(arg, -(INT64_C(1) << 40), INT64_C(1) << 40, &movetime))
+            if (!util_parse_int(arg, -(INT64_C(1) << 40), INT64_C(1) << 40, &movetime))
                 return proto_error(p, "movetime must be a time in ms"), false;
             // No time (0 or less) is a zero clock: the move found at once (depth 1 at least).
             if (movetime < 1)
                 movetime = 1;
             i++;
         } else if (strcmp(k, "mate") == 0) {
-            if (!proto_parse_int(arg, 1, MAX_PLY / 2, &v))
+            if (!util_parse_int(arg, 1, MAX_PLY / 2, &v))
                 return proto_error(p, "mate must be 1..%d moves", MAX_PLY / 2), false;
             go->mate = (int)v, i++;
         } else {
@@ -245,7 +245,7 @@ static bool parse_go(Proto *p, char **tok, int n, EngineGo *go)
         }
     }
     int us = engine_board(p->engine)->side;
-    go->time = timeman_uci_input(has_clock[us], clock[us], inc[us], (int)movestogo, movetime);
+    go->time = engine_uci_clock(has_clock[us], clock[us], inc[us], (int)movestogo, movetime);
     return true;
 }
 
@@ -279,7 +279,7 @@ static void show_board(Proto *p)
     proto_write(p, "Legal moves (%d):%s%s", list.count, list.count ? " " : "", moves);
     GameResult r = engine_game_result(e);
     if (r != GAME_ONGOING)
-        proto_write(p, "Game over: %s", rules_result_text(r));
+        proto_write(p, "Game over: %s", engine_result_text(r));
 }
 
 static void eval_job(void *ctx, FILE *out) { engine_explain_eval(ctx, out); }
@@ -297,9 +297,9 @@ static void bench_job(void *ctx, FILE *out)
 static void run_bench(Proto *p, char **tok, int n)
 {
     BenchJob j = {BENCH_DEPTH_DEFAULT, 1, BENCH_HASH_DEFAULT};
-    if (n > 4 || (n > 1 && !proto_parse_int(tok[1], 1, MAX_PLY - 1, &j.depth)) ||
-        (n > 2 && !proto_parse_int(tok[2], 1, ENGINE_THREADS_MAX, &j.threads)) ||
-        (n > 3 && !proto_parse_int(tok[3], ENGINE_HASH_MIN, ENGINE_HASH_MAX, &j.hash))) {
+    if (n > 4 || (n > 1 && !util_parse_int(tok[1], 1, MAX_PLY - 1, &j.depth)) ||
+        (n > 2 && !util_parse_int(tok[2], 1, ENGINE_THREADS_MAX, &j.threads)) ||
+        (n > 3 && !util_parse_int(tok[3], ENGINE_HASH_MIN, ENGINE_HASH_MAX, &j.hash))) {
         proto_error(p, "usage: bench [depth] [threads] [hash_mb]");
         return;
     }

@@ -2,12 +2,12 @@
 // Test runner: every Check suite of the project in one SRunner.
 #include <stdlib.h>
 
-#include "tables.h"
+#include "engine.h"
 #include "test_suites.h"
 
 int main(void)
 {
-    tables_init();
+    engine_library_init();
     SRunner *sr = srunner_create(suite_movegen());
     srunner_add_suite(sr, suite_rules_capture());
     srunner_add_suite(sr, suite_notation());

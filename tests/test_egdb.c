@@ -12,6 +12,7 @@
 #include "movegen.h"
 #include "notation.h"
 #include "test_suites.h"
+#include "verdict.h"
 
 static const char *egdb_dir(void)
 {
@@ -287,17 +288,17 @@ static Score search_with_db(Engine *e, const char *fen, int depth)
 // draw, the loose table decides: its draws (or its values past their budget, by 7.2.5's
 // counter) are draws, the rest says nothing (a defender that took such wins for draws walked
 // into them). A set with no loose tables takes a strict draw as it is.
-static EgdbVerdict verdict2(const char *fen, int v, int loose, int reversible, int balance,
+static Verdict verdict2(const char *fen, int v, int loose, int reversible, int balance,
                             int *left)
 {
     Board b;
     char err[128];
     ck_assert_msg(notation_parse_fen(fen, &b, err, sizeof err), "%s", err);
-    return egdb_verdict(&b, v, loose,
+    return verdict_of_value(&b, v, loose,
                         (DrawCounters){(uint16_t)reversible, (uint16_t)balance, 0}, left);
 }
 
-static EgdbVerdict verdict(const char *fen, int v, int reversible, int balance, int *left)
+static Verdict verdict(const char *fen, int v, int reversible, int balance, int *left)
 {
     return verdict2(fen, v, -1, reversible, balance, left);
 }
@@ -308,41 +309,41 @@ START_TEST(test_egdb_verdict_under_the_counters)
     const char *kings = "W:WKa1,Kc1:BKh8,Kf8", *men = "W:WKa1,c3:BKh8,f6",
                *men6 = "W:WKa1,c3,e3:BKh8,f6,d6", *no_kings = "W:Wc3,e3:Bf6",
                *small = "W:WKa1,c3:BKh8", *three_kings = "W:WKa1,Kc1,Ke1,c3:BKh8";
-    ck_assert_int_eq(verdict(kings, win, 12, 12, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(kings, win, 12, 12, &left), VERDICT_WIN);
     ck_assert_int_eq(left, 0);
-    ck_assert_int_eq(verdict(kings, win, 13, 13, &left), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(verdict(kings, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(kings, win, 13, 13, &left), VERDICT_DRAW);
+    ck_assert_int_eq(verdict(kings, EGDB_DRAW, 0, 0, &left), VERDICT_DRAW);
     // Men and kings on both sides, 4 pieces: 7.2.5 by the man-move counter, 7.2.6 at 60.
-    ck_assert_int_eq(verdict(men, loss, 5, 39, &left), EGDB_SAYS_LOSS);
+    ck_assert_int_eq(verdict(men, loss, 5, 39, &left), VERDICT_LOSS);
     ck_assert_int_eq(left, 12 - 9);
-    ck_assert_int_eq(verdict(men, win, 13, 13, &left), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(verdict(men, win, 5, 43, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict(men, win, 13, 13, &left), VERDICT_NOTHING);
+    ck_assert_int_eq(verdict(men, win, 5, 43, &left), VERDICT_NOTHING);
     // 6 pieces: 7.2.6 at 120.
-    ck_assert_int_eq(verdict(men6, win, 5, 100, &left), EGDB_SAYS_WIN);
-    ck_assert_int_eq(verdict(men6, win, 5, 103, &left), EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict(men6, win, 5, 100, &left), VERDICT_WIN);
+    ck_assert_int_eq(verdict(men6, win, 5, 103, &left), VERDICT_NOTHING);
     // No kings: 7.2.6 does not apply, only 7.2.5.
-    ck_assert_int_eq(verdict(no_kings, win, 12, 200, &left), EGDB_SAYS_WIN);
+    ck_assert_int_eq(verdict(no_kings, win, 12, 200, &left), VERDICT_WIN);
     // 7.2.8 and 7.2.4 count plies since a capture or promotion, men or not.
-    ck_assert_int_eq(verdict(small, win, 0, 13, &left), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(verdict(small, win, 0, 12, &left), EGDB_SAYS_WIN);
-    ck_assert_int_eq(verdict(three_kings, loss, 0, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(small, win, 0, 13, &left), VERDICT_DRAW);
+    ck_assert_int_eq(verdict(small, win, 0, 12, &left), VERDICT_WIN);
+    ck_assert_int_eq(verdict(three_kings, loss, 0, 13, &left), VERDICT_DRAW);
     ck_assert_int_eq(verdict(three_kings, EGDB_LOSS + EGDB_F_ANY, 0, 29, &left),
-                     EGDB_SAYS_LOSS);
+                     VERDICT_LOSS);
     // With the loose table. A strict draw with men: the loose value decides, by 7.2.5's count.
-    ck_assert_int_eq(verdict(men, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW); // no loose table
-    ck_assert_int_eq(verdict2(men, EGDB_DRAW, EGDB_DRAW, 0, 0, &left), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(verdict2(men, EGDB_DRAW, win, 12, 50, &left), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(verdict2(men, EGDB_DRAW, loss, 13, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict(men, EGDB_DRAW, 0, 0, &left), VERDICT_DRAW); // no loose table
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, EGDB_DRAW, 0, 0, &left), VERDICT_DRAW);
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, win, 12, 50, &left), VERDICT_NOTHING);
+    ck_assert_int_eq(verdict2(men, EGDB_DRAW, loss, 13, 13, &left), VERDICT_DRAW);
     // A strict win past its budget: a loose win still in its budget is searched on.
-    ck_assert_int_eq(verdict2(men, win, EGDB_WIN + 20, 13, 13, &left), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(verdict2(men, win, win, 13, 13, &left), EGDB_SAYS_DRAW);
-    ck_assert_int_eq(verdict2(men, win, win, 12, 12, &left), EGDB_SAYS_WIN); // strict first
+    ck_assert_int_eq(verdict2(men, win, EGDB_WIN + 20, 13, 13, &left), VERDICT_NOTHING);
+    ck_assert_int_eq(verdict2(men, win, win, 13, 13, &left), VERDICT_DRAW);
+    ck_assert_int_eq(verdict2(men, win, win, 12, 12, &left), VERDICT_WIN); // strict first
     ck_assert_int_eq(left, 0);
     // Under 7.2.4/7.2.8 the loose budget counts from the last capture or promotion too.
-    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 13, &left), EGDB_SAYS_NOTHING);
-    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 15, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 13, &left), VERDICT_NOTHING);
+    ck_assert_int_eq(verdict2(small, win, EGDB_WIN + 14, 0, 15, &left), VERDICT_DRAW);
     // Kings alone: one model, so the strict value is the answer whatever the loose one says.
-    ck_assert_int_eq(verdict2(kings, win, EGDB_WIN + 20, 13, 13, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict2(kings, win, EGDB_WIN + 20, 13, 13, &left), VERDICT_DRAW);
 }
 END_TEST
 
@@ -363,8 +364,8 @@ START_TEST(test_egdb_loose_model)
     int loose = egdb_probe(db, &b, EGDB_LOOSE, &cache);
     ck_assert_msg(egdb_is_win(loose), "loose value %d", loose);
     int left;
-    ck_assert_int_eq(egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left),
-                     EGDB_SAYS_NOTHING);
+    ck_assert_int_eq(verdict_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left),
+                     VERDICT_NOTHING);
     egdb_close(db);
     // A loose file is not taken for a strict one.
     char path[4200];
@@ -386,7 +387,7 @@ START_TEST(test_egdb_loose_model)
     db = egdb_open(dir, 4, NULL, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
     ck_assert_int_eq(egdb_loose_count(db), 0);
-    ck_assert_int_eq(egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left), EGDB_SAYS_DRAW);
+    ck_assert_int_eq(verdict_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left), VERDICT_DRAW);
     egdb_close(db);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
@@ -525,7 +526,7 @@ START_TEST(test_egdb_draws_score_zero)
             int left;
             if (!egdb_unindex(m, test_rand(&state) % n, &b) || movegen_has_capture(&b) ||
                 movegen_count(&b) == 0 ||
-                egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != EGDB_SAYS_DRAW)
+                verdict_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != VERDICT_DRAW)
                 continue;
             char fen[FEN_MAX];
             notation_fen(&b, fen, sizeof fen);
@@ -560,7 +561,7 @@ START_TEST(test_egdb_forced_move_score)
         int left;
         if (!egdb_unindex(m, test_rand(&state) % n, &b) || movegen_has_capture(&b) ||
             movegen_count(&b) != 1 ||
-            egdb_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != EGDB_SAYS_DRAW)
+            verdict_judge(db, &b, (DrawCounters){0, 0, 0}, &cache, &left) != VERDICT_DRAW)
             continue;
         char fen[FEN_MAX];
         notation_fen(&b, fen, sizeof fen);

@@ -16,6 +16,7 @@
 #include "search.h"
 #include "tables.h"
 #include "test_suites.h"
+#include "util.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -178,9 +179,9 @@ START_TEST(test_eval_drawn_endings_near_zero)
 {
     Board b;
     test_fen("W:WK1,K2:BK20", &b);
-    ck_assert_int_lt(abs(eval_evaluate(&EVAL_BUILTIN, &b)), 40);
+    ck_assert_int_lt(abs(eval_evaluate(eval_builtin(), &b)), 40);
     test_fen("W:WK1,K2,K3:BK22", &b); // lone king on the long diagonal
-    int on_diagonal = eval_evaluate(&EVAL_BUILTIN, &b);
+    int on_diagonal = eval_evaluate(eval_builtin(), &b);
     ck_assert_int_lt(abs(on_diagonal), 60);
     EvalFeatures f;
     eval_features(&b, &f);
@@ -193,15 +194,15 @@ START_TEST(test_eval_drawn_endings_near_zero)
     test_fen("W:WK1,K2,K3:BK20", &b);
     eval_features(&b, &f);
     ck_assert(!f.drawish);
-    int off_diagonal = eval_evaluate(&EVAL_BUILTIN, &b);
+    int off_diagonal = eval_evaluate(eval_builtin(), &b);
     ck_assert_int_gt(off_diagonal, 40);
     ck_assert_int_gt(off_diagonal, on_diagonal + 40);
     // A clearly won material balance (six men against two, either side to move) scores as a
     // win: more than three men.
     test_fen("W:W21,22,23,24,25,26:B1,2", &b);
-    ck_assert_int_gt(eval_evaluate(&EVAL_BUILTIN, &b), 300);
+    ck_assert_int_gt(eval_evaluate(eval_builtin(), &b), 300);
     test_fen("B:W21,22,23,24,25,26:B1,2", &b);
-    ck_assert_int_lt(eval_evaluate(&EVAL_BUILTIN, &b), -300);
+    ck_assert_int_lt(eval_evaluate(eval_builtin(), &b), -300);
 }
 END_TEST
 
@@ -510,7 +511,7 @@ START_TEST(test_smp_last_report_is_the_move_played)
         // The result's PV is the last line's.
         ck_assert_int_eq(r.pvlen, last.pvlen);
         for (int i = 0; i < r.pvlen; i++)
-            ck_assert(movepick_code(&r.pv[i]) == movepick_code(&last.pv[i]));
+            ck_assert(move_code(&r.pv[i]) == move_code(&last.pv[i]));
         if (r.has_ponder)
             ck_assert(last.pv[1].from == r.ponder.from && last.pv[1].to == r.ponder.to);
     }
@@ -593,9 +594,9 @@ START_TEST(test_smp_stop_at_once)
     struct timespec ts = {0, 200000000};
     nanosleep(&ts, NULL);
     ck_assert(engine_is_searching(e));
-    int64_t t0 = timeman_now_ms();
+    int64_t t0 = util_now_ms();
     engine_stop(e);
-    ck_assert_int_lt(timeman_now_ms() - t0, 500);
+    ck_assert_int_lt(util_now_ms() - t0, 500);
     EngineResult r;
     engine_result(e, &r);
     ck_assert(r.has_best);

@@ -2,7 +2,7 @@
 // Tests of the learned evaluation: its pattern windows and king squares against a
 // square-by-square reading, colour symmetry with any weights, the two views (tempo), the
 // features the trainer fits reproducing the evaluation, the material table, the weights file
-// (and the older versions 1 and 2), the trainer (damka-train on the small sample in
+// (other versions refused; the built-in weights are the shipped file), the trainer (damka-train on the small sample in
 // tests/data), and EvalFile.
 // tests/data/train-sample.bin (3,455 positions) was written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
@@ -23,6 +23,7 @@
 #include "record.h"
 #include "tables.h"
 #include "test_suites.h"
+#include "util.h"
 
 // Weights with every pattern, king-square and material entry random (|w| < 64) and the named
 // weights as built in.
@@ -30,7 +31,7 @@ static EvalWeights *random_weights(uint64_t seed)
 {
     EvalWeights *w = malloc(sizeof *w);
     ck_assert(w != NULL);
-    *w = EVAL_BUILTIN;
+    *w = *eval_builtin();
     int16_t *pat = &w->pattern[0][0][0][0][0];
     for (size_t i = 0; i < sizeof w->pattern / sizeof *pat; i++)
         pat[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
@@ -174,7 +175,7 @@ static bool check_symmetry(const Board *b, void *ctx)
     board_mirror(b, &m);
     int v = eval_evaluate(c->w, b), vm = eval_evaluate(c->w, &m);
     ck_assert_msg(v == vm, "eval %d vs mirrored %d", v, vm);
-    c->mattered += v != eval_evaluate(&EVAL_BUILTIN, b);
+    c->mattered += v != eval_evaluate(eval_builtin(), b);
     return true;
 }
 
@@ -327,13 +328,6 @@ START_TEST(test_eval_file_round_trip_and_refusals)
 }
 END_TEST
 
-static uint64_t test_fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001B3ULL;
-    return h;
-}
 
 // The file with its version field set to v and its checksum made good again, cut to n bytes
 // (the checksum being the last 8).
@@ -341,7 +335,7 @@ static void write_version_bytes(uint8_t *buf, long n, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         buf[8 + i] = (uint8_t)(v >> (8 * i));
-    uint64_t h = test_fnv1a(buf, (size_t)n - 8);
+    uint64_t h = util_fnv1a(buf, (size_t)n - 8, UTIL_FNV_BASIS);
     for (int i = 0; i < 8; i++)
         buf[n - 8 + i] = (uint8_t)(h >> (8 * i));
 }
@@ -360,94 +354,45 @@ static bool all_zero(const int16_t *p, size_t n)
     return true;
 }
 
-// The bytes of an older version's file made from a version 5 file of n bytes in buf: its
-// named weights less the last two (hanging_man, hanging_king) and, before version 4, its
-// pattern tables of king state 0 and the sections after them (each older version is the newer
-// one less some sections, with a checksum of its own); returns the length.
-static long older_version(uint8_t *buf, long n, int version, const EvalWeights *w)
+START_TEST(test_eval_file_refuses_other_versions)
 {
-    long named_end = 24 + 4 * eval_param_count(); // where version 5's draw_divisor starts
-    memmove(buf + named_end - 8, buf + named_end, (size_t)(n - named_end));
-    n -= 8; // version 4, its count of named weights (with draw_divisor) two less
-    for (int i = 0, named = eval_param_count() - 1; i < 4; i++)
-        buf[12 + i] = (uint8_t)(named >> (8 * i));
-    if (version == 4) {
-        write_version_bytes(buf, n, 4);
-        return n;
-    }
-    long tables = named_end - 8 + 4, one_state = (long)sizeof w->pattern[0];
-    long rest = n - tables - EVAL_KING_STATES * one_state; // king squares, material, checksum
-    memmove(buf + tables + one_state, buf + tables + EVAL_KING_STATES * one_state, (size_t)rest);
-    n = tables + one_state + rest; // version 3
-    if (version <= 2) {           // no material table: the checksum moves up
-        memmove(buf + n - 8 - (long)sizeof w->material, buf + n - 8, 8);
-        n -= (long)sizeof w->material;
-    }
-    if (version == 1) { // one view, no king squares
-        long cut = (long)sizeof w->pattern[0][1] + (long)sizeof w->king_square;
-        memmove(buf + n - 8 - cut, buf + n - 8, 8);
-        n -= cut;
-    }
-    write_version_bytes(buf, n, (uint32_t)version);
-    return n;
-}
-
-START_TEST(test_eval_file_reads_older_versions)
-{
-    // A version 4 file (round 7's layout: no hanging_man nor hanging_king) loads with those two
-    // at 0 and the rest as saved; a version 3 file (round 3's: one set of pattern tables) with
-    // its tables in every king state; a version 2 file (round 2's: nor a material table) with the material
-    // table at 0 too; a version 1 file (round 1's: one table for both views, no king squares
-    // either) with its table in both views and the rest at 0; a version the engine does not
-    // know is refused.
+    // Versions 1-4 (the layouts of earlier rounds, converted once and read no more) and 6 are
+    // refused with one line, even with a good checksum at version 5's size; r is unchanged.
     char path[256], old[256], err[EVAL_ERR_MAX];
-    temp_path(path, sizeof path, "v4.bin");
+    temp_path(path, sizeof path, "v5.bin");
     temp_path(old, sizeof old, "old.bin");
-    EvalWeights *w = random_weights(8), *r = malloc(sizeof *r);
-    ck_assert(r != NULL);
+    EvalWeights *w = random_weights(8), *r = malloc(sizeof *r), *keep = malloc(sizeof *keep);
+    ck_assert(r != NULL && keep != NULL);
     ck_assert_msg(eval_save_file(path, w, err, sizeof err), "%s", err);
     static uint8_t buf[1 << 21];
-    EvalParams before5 = w->params; // what a file before version 5 holds of them
-    before5.hanging_man = before5.hanging_king = 0;
-    ck_assert(w->params.hanging_man != 0 || w->params.hanging_king != 0);
-    for (int version = 4; version >= 1; version--) {
-        long n = older_version(buf, file_bytes(path, buf, sizeof buf), version, w);
-        write_bytes(old, buf, n);
-        memset(r, 0x55, sizeof *r);
-        ck_assert_msg(eval_load_file(old, r, err, sizeof err), "version %d: %s", version, err);
-        ck_assert(memcmp(&r->params, &before5, sizeof before5) == 0);
-        if (version == 4) {
-            ck_assert(memcmp(r->pattern, w->pattern, sizeof w->pattern) == 0);
-            ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
-            ck_assert(memcmp(r->material, w->material, sizeof w->material) == 0);
-            continue;
-        }
-        for (int ks = 0; ks < EVAL_KING_STATES; ks++) {
-            ck_assert(memcmp(r->pattern[ks][0], w->pattern[0][0], sizeof w->pattern[0][0]) == 0);
-            ck_assert(memcmp(r->pattern[ks][1], w->pattern[0][version == 1 ? 0 : 1],
-                             sizeof w->pattern[0][1]) == 0);
-        }
-        if (version >= 2)
-            ck_assert(memcmp(r->king_square, w->king_square, sizeof w->king_square) == 0);
-        else
-            ck_assert(all_zero(&r->king_square[0][0][0], sizeof r->king_square / sizeof(int16_t)));
-        if (version >= 3)
-            ck_assert(memcmp(r->material, w->material, sizeof w->material) == 0);
-        else
-            ck_assert(all_zero(r->material, EVAL_MATERIAL_STATES));
-    }
-    // Version 6 (at version 5's size, its checksum good): refused, r unchanged.
-    EvalWeights *keep = malloc(sizeof *keep);
-    ck_assert(keep != NULL);
+    memset(r, 0x55, sizeof *r);
     memcpy(keep, r, sizeof *r);
-    long n = file_bytes(path, buf, sizeof buf);
-    write_version(old, buf, n, 6);
-    ck_assert(!eval_load_file(old, r, err, sizeof err));
-    ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
-    ck_assert(memcmp(keep, r, sizeof *r) == 0);
+    static const uint32_t versions[] = {1, 2, 3, 4, 6};
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        long n = file_bytes(path, buf, sizeof buf);
+        write_version(old, buf, n, versions[i]);
+        ck_assert(!eval_load_file(old, r, err, sizeof err));
+        ck_assert_msg(strstr(err, "another version") != NULL, "%s", err);
+        ck_assert(strchr(err, '\n') == NULL);
+        ck_assert(memcmp(keep, r, sizeof *r) == 0);
+    }
     unlink(path);
     unlink(old);
     free(w), free(r), free(keep);
+}
+END_TEST
+
+START_TEST(test_eval_builtin_is_the_shipped_file)
+{
+    // The built-in weights are the file of weights/ as the build found it, read by the loader
+    // of EvalFile (checksum and all), and they are not empty.
+    EvalWeights *w = malloc(sizeof *w);
+    char err[EVAL_ERR_MAX];
+    ck_assert(w != NULL);
+    ck_assert_msg(eval_load_file(EVAL_WEIGHTS_FILE, w, err, sizeof err), "%s", err);
+    ck_assert(memcmp(w, eval_builtin(), sizeof *w) == 0);
+    ck_assert_int_gt(w->params.man, 0);
+    free(w);
 }
 END_TEST
 
@@ -861,7 +806,7 @@ START_TEST(test_trainer_writes_the_handset_weights)
     ck_assert_int_eq(w->params.runaway[6], 80);
     ck_assert(all_zero(&w->pattern[0][0][0][0][0], sizeof w->pattern / sizeof(int16_t)));
     // Not the built-in (trained) weights.
-    ck_assert(memcmp(&w->params, &EVAL_BUILTIN.params, sizeof w->params) != 0);
+    ck_assert(memcmp(&w->params, &eval_builtin()->params, sizeof w->params) != 0);
     unlink(path);
     free(w);
 }
@@ -877,7 +822,8 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_features_reproduce_eval);
     tcase_add_test(tc, test_eval_counts_pieces_en_prise);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
-    tcase_add_test(tc, test_eval_file_reads_older_versions);
+    tcase_add_test(tc, test_eval_file_refuses_other_versions);
+    tcase_add_test(tc, test_eval_builtin_is_the_shipped_file);
     tcase_add_test(tc, test_eval_views_learn_tempo);
     tcase_add_test(tc, test_trainer_lowers_loss_and_weights_load_back);
     tcase_add_test(tc, test_trainer_step_decays);

@@ -29,7 +29,7 @@ static void gui_start(Gui *g, const char *engine)
     char cmd[2048], line[512];
     snprintf(cmd, sizeof cmd, "%s --port 0 --engine '%s'", bin, engine ? engine : damka);
     ck_assert(proc_start(&g->proc, cmd, NULL));
-    ck_assert(proc_read_line(&g->proc, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert(proc_read_line(&g->proc, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
     const char *at = strstr(line, "http://127.0.0.1:");
     ck_assert_msg(at != NULL, "%s", line);
     g->port = atoi(at + strlen("http://127.0.0.1:"));
@@ -274,10 +274,10 @@ START_TEST(test_gui_engine_plays_and_restarts)
                           sizeof reply_buf),
                      200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
-    int64_t deadline = proc_now_ms() + WAIT_MS;
+    int64_t deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
-    } while (count(reply_buf, "\"moves\":[\"c3-d4\",\"") == 0 && proc_now_ms() < deadline);
+    } while (count(reply_buf, "\"moves\":[\"c3-d4\",\"") == 0 && util_now_ms() < deadline);
     ck_assert_msg(count(reply_buf, "\"moves\":[\"c3-d4\",\"") == 1, "no reply: %.300s", reply_buf);
     gui_stop(&g);
 
@@ -287,18 +287,18 @@ START_TEST(test_gui_engine_plays_and_restarts)
     ck_assert_int_eq(post(&g, "/api/play?side=both&movetime=0.05", NULL, reply_buf,
                           sizeof reply_buf),
                      200);
-    deadline = proc_now_ms() + WAIT_MS;
+    deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
     } while ((!strstr(reply_buf, "crashed") || count(reply_buf, "\"restarts\":0")) &&
-             proc_now_ms() < deadline);
+             util_now_ms() < deadline);
     ck_assert_msg(strstr(reply_buf, "the engine crashed; restarted") != NULL, "%.500s", reply_buf);
     // It goes on playing after the restart: more moves come.
-    deadline = proc_now_ms() + WAIT_MS;
+    deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
     } while (count(reply_buf, "\"restarts\":1,") + count(reply_buf, "\"restarts\":0,") &&
-             proc_now_ms() < deadline);
+             util_now_ms() < deadline);
     ck_assert_msg(count(reply_buf, "\"restarts\":1,") + count(reply_buf, "\"restarts\":0,") == 0,
                   "no second restart (so no move after the first): %.500s", reply_buf);
     ck_assert_msg(strstr(reply_buf, "\"status\":\"down\"") == NULL, "%.500s", reply_buf);
@@ -317,21 +317,21 @@ START_TEST(test_gui_pondering)
                      200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
     char expected[64] = "";
-    int64_t deadline = proc_now_ms() + WAIT_MS;
+    int64_t deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
         if (strstr(reply_buf, "\"status\":\"pondering\""))
             json_str(reply_buf, "expected", expected, sizeof expected);
-    } while (!expected[0] && proc_now_ms() < deadline);
+    } while (!expected[0] && util_now_ms() < deadline);
     ck_assert_msg(expected[0], "no pondering: %.400s", reply_buf);
     char path[128];
     snprintf(path, sizeof path, "/api/move?move=%s", expected);
     ck_assert_int_eq(post(&g, path, NULL, reply_buf, sizeof reply_buf), 200);
     ck_assert_msg(strstr(reply_buf, "\"ponderhits\":1") != NULL, "%.400s", reply_buf);
-    deadline = proc_now_ms() + WAIT_MS;
+    deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
-    } while (count(reply_buf, "\"ply\":4,") == 0 && proc_now_ms() < deadline);
+    } while (count(reply_buf, "\"ply\":4,") == 0 && util_now_ms() < deadline);
     ck_assert_msg(count(reply_buf, "\"ply\":4,") == 1, "no reply after ponderhit: %.400s",
                   reply_buf);
     gui_stop(&g);
@@ -348,10 +348,10 @@ START_TEST(test_gui_engine_hangs)
     ck_assert_int_eq(post(&g, "/api/play?side=white&movetime=0.05", NULL, reply_buf,
                           sizeof reply_buf),
                      200);
-    int64_t deadline = proc_now_ms() + WAIT_MS;
+    int64_t deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
-    } while (!strstr(reply_buf, "stopped answering") && proc_now_ms() < deadline);
+    } while (!strstr(reply_buf, "stopped answering") && util_now_ms() < deadline);
     ck_assert_msg(strstr(reply_buf, "the engine stopped answering; restarted") != NULL, "%.500s",
                   reply_buf);
     gui_stop(&g);

@@ -35,7 +35,7 @@ static void start(Proc *p, const char *args)
 static const char *expect(Proc *p, const char *word)
 {
     static char line[LINE];
-    ReplyStatus s = proc_wait_for(p, word, proc_now_ms() + WAIT_MS, line, sizeof line);
+    ReplyStatus s = proc_wait_for(p, word, util_now_ms() + WAIT_MS, line, sizeof line);
     ck_assert_msg(s == REPLY_OK, "no '%s' (status %d)", word, s);
     return line;
 }
@@ -44,7 +44,7 @@ static const char *expect(Proc *p, const char *word)
 static const char *next_line_within(Proc *p, const char *prefix, int64_t wait_ms)
 {
     static char line[LINE];
-    ReplyStatus s = proc_read_line(p, proc_now_ms() + wait_ms, line, sizeof line);
+    ReplyStatus s = proc_read_line(p, util_now_ms() + wait_ms, line, sizeof line);
     ck_assert_msg(s == REPLY_OK, "no line (status %d), want '%s'", s, prefix);
     ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0, "got '%s', want '%s...'", line,
                   prefix);
@@ -72,7 +72,7 @@ static const char *until(Proc *p, const char *word, char *info, size_t len)
     static char line[LINE];
     info[0] = '\0';
     for (;;) {
-        ReplyStatus s = proc_read_line(p, proc_now_ms() + WAIT_MS, line, sizeof line);
+        ReplyStatus s = proc_read_line(p, util_now_ms() + WAIT_MS, line, sizeof line);
         ck_assert_msg(s == REPLY_OK, "no '%s' (status %d)", word, s);
         if (strncmp(line, word, strlen(word)) == 0)
             return line;
@@ -176,15 +176,15 @@ START_TEST(test_uci_stop_infinite)
     proc_send(&p, "isready");
     char line[LINE];
     do {
-        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
         ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove before stop");
     } while (strcmp(line, "readyok") != 0);
-    while (proc_read_line(&p, proc_now_ms() + 300, line, sizeof line) == REPLY_OK)
+    while (proc_read_line(&p, util_now_ms() + 300, line, sizeof line) == REPLY_OK)
         ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove before stop");
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     proc_send(&p, "stop");
     expect(&p, "bestmove");
-    ck_assert_int_lt(proc_now_ms() - t0, 1000);
+    ck_assert_int_lt(util_now_ms() - t0, 1000);
     stop(&p);
 }
 END_TEST
@@ -199,7 +199,7 @@ START_TEST(test_uci_ponder_then_ponderhit)
     expect(&p, "info");
     char line[LINE];
     // Pondering ignores the clock: no bestmove for a while even though 500 ms would be spent.
-    while (proc_read_line(&p, proc_now_ms() + 700, line, sizeof line) == REPLY_OK)
+    while (proc_read_line(&p, util_now_ms() + 700, line, sizeof line) == REPLY_OK)
         ck_assert_msg(strncmp(line, "bestmove", 8) != 0, "bestmove while pondering");
     proc_send(&p, "ponderhit");
     expect(&p, "bestmove");
@@ -217,7 +217,7 @@ START_TEST(test_uci_multipv)
     bool seen[4] = {false};
     char line[LINE];
     for (;;) {
-        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
         if (strncmp(line, "bestmove", 8) == 0)
             break;
         const char *m = strstr(line, " multipv ");
@@ -270,7 +270,7 @@ START_TEST(test_hub_session)
     char line[LINE];
     int params = 0;
     for (;;) {
-        ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+        ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
         if (strcmp(line, "wait") == 0)
             break;
         ck_assert_msg(strncmp(line, "param ", 6) == 0, "%s", line);
@@ -428,14 +428,14 @@ START_TEST(test_end_of_input_during_search)
     start(&p, "");
     proc_send(&p, "go infinite");
     expect(&p, "info");
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     proc_close_input(&p);
     char line[LINE];
     ReplyStatus s;
-    while ((s = proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line)) == REPLY_OK)
+    while ((s = proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line)) == REPLY_OK)
         ;
     ck_assert_int_eq(s, REPLY_CRASH); // the process ended (end of its output)
-    ck_assert_int_lt(proc_now_ms() - t0, 2000);
+    ck_assert_int_lt(util_now_ms() - t0, 2000);
     ck_assert_int_eq(proc_stop(&p, NULL), 0);
 }
 END_TEST
@@ -445,11 +445,11 @@ START_TEST(test_version_and_help)
     Proc p;
     char line[LINE];
     start(&p, "--version");
-    ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
     ck_assert(strncmp(line, "Damka ", 6) == 0);
     proc_stop(&p, NULL);
     start(&p, "--help");
-    ck_assert(proc_read_line(&p, proc_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
     ck_assert(strncmp(line, "usage: damka", 12) == 0);
     proc_stop(&p, NULL);
 }
@@ -491,24 +491,24 @@ START_TEST(test_negative_clocks)
     next_line(&p, "ready");
     proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
     proc_send(&p, "level time=-0.413 inc=0.9");
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     proc_send(&p, "go think");
     const char *done = until(&p, "done", info, sizeof info);
     ck_assert_msg(strncmp(done, "done move=", 10) == 0, "%s", done);
     // time + inc is the clock (0.487 s): the move must come well within it.
-    ck_assert_int_lt(proc_now_ms() - t0, 480);
+    ck_assert_int_lt(util_now_ms() - t0, 480);
     stop(&p);
     start(&p, "");
     proc_send(&p, "position startpos moves c3d4");
     proc_send(&p, "isready");
     next_line(&p, "readyok"); // the engine has started: the time counted is the search's
-    t0 = proc_now_ms();
+    t0 = util_now_ms();
     proc_send(&p, "go wtime -50 btime -50 winc 100 binc 100");
     const char *best = until(&p, "bestmove", info, sizeof info);
     char move[MOVE_TEXT_MAX];
     ck_assert_msg(sscanf(best, "bestmove %63s", move) == 1 && strcmp(move, "(none)") != 0, "%s",
                   best);
-    ck_assert_int_lt(proc_now_ms() - t0, 200);
+    ck_assert_int_lt(util_now_ms() - t0, 200);
     assert_legal(&p, "c3d4", move);
     stop(&p);
 }
@@ -530,24 +530,24 @@ START_TEST(test_zero_move_time)
         proc_send(&p, "%s", hub_levels[i]);
         proc_send(&p, "ping");
         next_line(&p, "pong"); // no error line: the level was taken
-        int64_t t0 = proc_now_ms();
+        int64_t t0 = util_now_ms();
         proc_send(&p, "go think");
         const char *done = until(&p, "done", info, sizeof info);
         ck_assert_msg(strncmp(done, "done move=", 10) == 0, "%s: %s", hub_levels[i], done);
         // TSan's shadow memory makes a fresh engine's first search slow (test_first_search).
         if (!UNDER_TSAN)
-            ck_assert_int_lt(proc_now_ms() - t0, 100);
+            ck_assert_int_lt(util_now_ms() - t0, 100);
         stop(&p);
     }
     Proc p;
     start(&p, "");
     proc_send(&p, "isready");
     next_line(&p, "readyok");
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     proc_send(&p, "go movetime 0");
     const char *best = until(&p, "bestmove", info, sizeof info);
     if (!UNDER_TSAN)
-        ck_assert_int_lt(proc_now_ms() - t0, 100);
+        ck_assert_int_lt(util_now_ms() - t0, 100);
     char move[MOVE_TEXT_MAX];
     ck_assert_msg(sscanf(best, "bestmove %63s", move) == 1, "%s", best);
     assert_legal(&p, "", move);
@@ -601,10 +601,10 @@ START_TEST(test_first_search_in_time)
     start(&p, "");
     proc_send(&p, "isready");
     next_line(&p, "readyok");
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     proc_send(&p, "go movetime 50");
     expect(&p, "bestmove");
-    int64_t first = proc_now_ms() - t0;
+    int64_t first = util_now_ms() - t0;
     ck_assert_msg(first <= 60, "first go movetime 50 answered in %lld ms", (long long)first);
     // After a new size, the first search is no slower than the same search once the table has
     // been cleared by ucinewgame (a first search into an untouched 512 MB table took ~100 ms
@@ -616,10 +616,10 @@ START_TEST(test_first_search_in_time)
         proc_send(&p, "isready");
         // Clearing 512 MB took 29 s under TSan on a VM slow to fault pages in (2026-12-05).
         next_line_within(&p, "readyok", RESIZE_WAIT_MS);
-        t0 = proc_now_ms();
+        t0 = util_now_ms();
         proc_send(&p, "go depth 8");
         expect(&p, "bestmove");
-        ms[i] = proc_now_ms() - t0;
+        ms[i] = util_now_ms() - t0;
     }
     // Not under TSan: its shadow of the table is faulted in by the first search whatever the
     // engine touched before (149 ms against 50 ms here), so the times say nothing of the engine.

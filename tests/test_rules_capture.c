@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One test per rule of ../shared/docs/rules.md (moves 2.1.4.x and captures 4.x), each named
+// One test per rule of docs/rules.md (moves 2.1.4.x and captures 4.x), each named
 // after its number and run on a position built for it.
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The Check suites of the test runner, one per module, and helpers they share.
+// The Check suites of the test runner, one per area of the engine and its tools, and the
+// helpers they share.
 #ifndef TEST_SUITES_H_INCLUDED
 #define TEST_SUITES_H_INCLUDED
 

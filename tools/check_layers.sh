@@ -7,9 +7,15 @@
 #   (engine, notation, board, rules, types), the endgame databases' index and files (egdb:
 #   for the generator), the evaluation's features and weights (eval: for the trainer) and the
 #   tools' own headers.
+# - the front ends (options, protocol, bench, uci, hub, main) reach the engine through its
+#   facade alone: besides their own calls they call only engine_*, notation_*, util_* and the
+#   front-end modules below them, whatever their includes let them see (a call is a module's
+#   when its name is declared in that module's header).
 # Prints each violation; exits 1 if any.
-layers="types|bitboard|tables|board|movegen|notation|rules eval tt|egdb eval_weights|movepick timeman|search_worker|search|report|pool|book|engine|options|protocol|bench|uci hub|main"
-tool_allowed="engine egdb eval notation board rules types"
+layers="types|bitboard util|tables|move|board|movegen|notation|rules eval tt|egdb eval_builtin|verdict|movepick timeman|search_worker|search|report|pool|engine|options|protocol|bench|uci hub|main"
+tool_allowed="engine egdb verdict eval notation board move rules types util"
+front_ends="options protocol bench uci hub main"
+engine_modules="tables board movegen rules eval tt egdb movepick timeman search report pool"
 layer() {
     i=0
     IFS='|'
@@ -38,6 +44,22 @@ for f in src/*.c include/*.h; do
             echo "check-layers: $f includes $inc.h, which is not in a layer below $mod"
             fail=1
         fi
+    done
+done
+# Calls from the front ends into the modules behind the facade.
+for fe in $front_ends; do
+    f=src/$fe.c
+    [ -f "$f" ] || continue
+    for m in $engine_modules; do
+        for name in $(grep -oE "\b${m}_[a-z0-9_]+ *\(" "$f" | tr -d ' (' | sort -u); do
+            for h in include/$m.h include/${m}_worker.h; do
+                [ -f "$h" ] || continue
+                if grep -qE "\b$name\b" "$h"; then
+                    echo "check-layers: $f calls $name ($m): front ends use the engine facade"
+                    fail=1
+                fi
+            done
+        done
     done
 done
 tool_headers=$(find tools -name '*.h' -exec basename {} .h \;)

@@ -18,13 +18,6 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 // Times the first search of TRIES fresh engines; prints median and max.
 static int first_search(const char *cmd, int tries, int threads)
 {
@@ -36,13 +29,13 @@ static int first_search(const char *cmd, int tries, int threads)
             return 1;
         proc_send(&p, "setoption name Threads value %d", threads);
         proc_send(&p, "isready");
-        if (proc_wait_for(&p, "readyok", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+        if (proc_wait_for(&p, "readyok", util_now_ms() + 10000, line, sizeof line) != REPLY_OK)
             return 1;
-        double t0 = now_us();
+        double t0 = (util_now_s() * 1e6);
         proc_send(&p, "go depth 8");
-        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+        if (proc_wait_for(&p, "bestmove", util_now_ms() + 10000, line, sizeof line) != REPLY_OK)
             return 1;
-        ms[i] = (now_us() - t0) / 1000.0;
+        ms[i] = ((util_now_s() * 1e6) - t0) / 1000.0;
         proc_stop(&p, "quit");
     }
     if (!ms)
@@ -76,7 +69,7 @@ int main(int argc, char **argv)
     }
     proc_send(&p, "setoption name Threads value %d", threads);
     proc_send(&p, "isready");
-    if (proc_wait_for(&p, "readyok", proc_now_ms() + 10000, line, sizeof line) != REPLY_OK)
+    if (proc_wait_for(&p, "readyok", util_now_ms() + 10000, line, sizeof line) != REPLY_OK)
         return 1;
     double *ms = malloc((size_t)tries * sizeof *ms);
     static const char *const positions[] = {
@@ -84,7 +77,7 @@ int main(int argc, char **argv)
         "fen W:W12,18,22,28,29,30,31:B3,11,15,20,21", "fen W:WK21,22,24,28:B13,18,23"};
     for (int i = 0; i < tries; i++) {
         proc_send(&p, "position %s", positions[i % 4]);
-        double t0 = now_us();
+        double t0 = (util_now_s() * 1e6);
         if (movetime > 0) {
             proc_send(&p, "go movetime %d", movetime);
         } else {
@@ -92,15 +85,15 @@ int main(int argc, char **argv)
             // Let it get deep: 150 to 400 ms into the search.
             struct timespec ts = {0, (150 + (i * 37) % 250) * 1000000L};
             nanosleep(&ts, NULL);
-            t0 = now_us();
+            t0 = (util_now_s() * 1e6);
             proc_send(&p, "stop");
         }
-        if (proc_wait_for(&p, "bestmove", proc_now_ms() + 10000 + movetime, line, sizeof line) !=
+        if (proc_wait_for(&p, "bestmove", util_now_ms() + 10000 + movetime, line, sizeof line) !=
             REPLY_OK) {
             fprintf(stderr, "no bestmove (try %d)\n", i + 1);
             return 1;
         }
-        ms[i] = (now_us() - t0) / 1000.0;
+        ms[i] = ((util_now_s() * 1e6) - t0) / 1000.0;
     }
     proc_stop(&p, "quit");
     qsort(ms, (size_t)tries, sizeof *ms, cmp_double);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Deep perft suite: the start position to depth MAX (default 12) against the agreed counts of
-# ../shared/data/perft.md. Usage: tools/perft_suite.sh ./damka [MAX]
+# docs/perft.md. Usage: tools/perft_suite.sh ./damka [MAX]
 bin=${1:-./damka}
 max=${2:-12}
 set -- 7 49 302 1469 7482 37986 190146 929899 4570586 22444032 110917189 544770444 2673979569

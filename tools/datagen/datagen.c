@@ -34,6 +34,7 @@
 #include "engine.h"
 #include "match.h"
 #include "record.h"
+#include "util.h"
 
 enum {
     GAME_PLIES_MAX = 400,  // a game this long is scored a draw
@@ -85,13 +86,6 @@ typedef struct Shared {
     FILE *out;
     double t0;
 } Shared;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t mix(uint64_t x)
 {
@@ -299,7 +293,7 @@ static void *worker(void *arg)
             pthread_mutex_lock(&sh->out_mu);
             fflush(sh->out);
             write_progress(sh);
-            double dt = now_s() - sh->t0;
+            double dt = util_now_s() - sh->t0;
             fprintf(stderr, "games %ld/%ld, positions %llu (%llu repeated), %.0f positions/s\n",
                     done, sh->cfg->games, (unsigned long long)atomic_load(&sh->written),
                     (unsigned long long)atomic_load(&sh->duplicates),
@@ -425,9 +419,9 @@ static bool load_pdn(PdnSet *p, const char *path)
     return ok && p->count > 0;
 }
 
-static void usage(void)
+static void usage(FILE *out)
 {
-    fprintf(stderr, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
+    fprintf(out, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
                     "[--nodes N (2000)]\n"
                     "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
                     "(openings/4ply-balanced.txt)]\n"
@@ -442,12 +436,13 @@ int main(int argc, char **argv)
     static Config c = {.games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1,
                        .jitter = 25};
     const char *openings = "openings/4ply-balanced.txt";
+    util_standard_args(argc, argv, "damka-datagen", DAMKA_VERSION, usage);
     for (int i = 1; i < argc; i += 2) { // every option takes a value
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
         errno = 0;
         if (!v) {
-            usage();
+            usage(stderr);
             return 2;
         }
         if (strcmp(argv[i], "--out") == 0)
@@ -475,18 +470,18 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--seed") == 0)
             c.seed = strtoull(v, &end, 10);
         else {
-            usage();
+            usage(stderr);
             return 2;
         }
         if ((end && *end) || errno) {
-            usage();
+            usage(stderr);
             return 2;
         }
     }
     if (!c.out || c.games < 1 || c.threads < 1 || c.threads > THREADS_MAX || c.nodes < 1 ||
         c.random_plies < 0 || c.random_plies > 40 || c.jitter < 0 || c.jitter > 90 ||
         c.threatened < 0 || c.threatened > 1) {
-        usage();
+        usage(stderr);
         return 2;
     }
     engine_library_init();
@@ -552,7 +547,7 @@ int main(int argc, char **argv)
     if (kept || done)
         fprintf(stderr, "damka-datagen: resuming after game %ld, %llu positions kept\n", done,
                 (unsigned long long)kept);
-    sh.t0 = now_s();
+    sh.t0 = util_now_s();
     pthread_t tid[THREADS_MAX];
     int started = 0;
     for (int i = 0; i < c.threads; i++)
@@ -564,7 +559,7 @@ int main(int argc, char **argv)
         atomic_store(&sh.failed, true);
     fclose(sh.out);
     write_progress(&sh);
-    double dt = now_s() - sh.t0;
+    double dt = util_now_s() - sh.t0;
     fprintf(stderr, "damka-datagen: %ld games, %llu new positions (%llu repeated) in %.1f s, "
                     "%.0f positions/s\n",
             atomic_load(&sh.games_done) - done, (unsigned long long)atomic_load(&sh.written),

@@ -29,6 +29,8 @@
 #include "egdb.h"
 #include "engine.h"
 #include "notation.h"
+#include "util.h"
+#include "verdict.h"
 
 enum {
     UNKNOWN = 254,       // not decided yet (EGDB_NONE = 255 marks holes)
@@ -42,13 +44,6 @@ enum {
 // The values of the finished balances and the one being solved, of each model (the loose
 // table of a balance of kings alone is its strict one).
 static _Atomic uint8_t *g_values[EGDB_KINDS][SLOTS][SLOTS][SLOTS][SLOTS];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint8_t win(int f) { return (uint8_t)(EGDB_WIN + f); }
 static uint8_t loss(int f) { return (uint8_t)(EGDB_LOSS + f); }
@@ -464,7 +459,7 @@ typedef struct Plan {
 // stored).
 static int expected(EgdbKind kind, const Board *p)
 {
-    bool man_resets = kind == EGDB_LOOSE && !egdb_balance_rules(p);
+    bool man_resets = kind == EGDB_LOOSE && !verdict_balance_rules(p);
     MoveList list;
     int n = engine_moves_of(p, &list), limit = egdb_counter_limit(p);
     if (n == 0)
@@ -642,14 +637,14 @@ static int bench_probes(const char *dir, long n)
     }
     static EgdbCache cache;
     long found = 0;
-    double t0 = now_s();
+    double t0 = util_now_s();
     for (long i = 0; i < n; i++)
         found += egdb_probe(db, &boards[i], EGDB_STRICT, &cache) >= 0;
-    double cold = now_s() - t0;
-    t0 = now_s();
+    double cold = util_now_s() - t0;
+    t0 = util_now_s();
     for (long i = 0; i < n; i++)
         found += egdb_probe(db, &boards[i % 16], EGDB_STRICT, &cache) >= 0;
-    double warm = now_s() - t0;
+    double warm = util_now_s() - t0;
     printf("%ld probes of random positions of up to %d pieces: %.0f probes/s with a cold cache "
            "(%llu block reads), %.0f probes/s cached; %ld found\n",
            n, egdb_max_pieces(db), (double)n / cold, (unsigned long long)cache.misses,
@@ -738,12 +733,12 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
         return true;
     }
     free(vals);
-    double s0 = now_s();
+    double s0 = util_now_s();
     uint64_t wins, losses;
     Board first;
     for (uint64_t i = 0; !egdb_unindex(m, i, &first); i++) {
     }
-    if (kind == EGDB_LOOSE && !egdb_balance_rules(&first))
+    if (kind == EGDB_LOOSE && !verdict_balance_rules(&first))
         vals = solve_loose(m, run->threads, &wins, &losses);
     else
         vals = solve(m, kind, run->threads, &wins, &losses);
@@ -755,7 +750,7 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
         fprintf(stderr, "damka-egdb: %s\n", err);
         return false;
     }
-    double dt = now_s() - s0, all = now_s() - run->t0;
+    double dt = util_now_s() - s0, all = util_now_s() - run->t0;
     run->built += (double)n;
     double rate = all > 0 ? run->built / all : 0;
     struct stat st;
@@ -769,9 +764,9 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
     return true;
 }
 
-static void usage(void)
+static void usage(FILE *out)
 {
-    fprintf(stderr, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
+    fprintf(out, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
                     "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
                     "       [--sample-wins N [--seed S] [--loose-only]]\n"
                     "Builds what is missing in DIR; --verify then checks every value against its "
@@ -787,6 +782,7 @@ int main(int argc, char **argv)
     long bench = 0, samples = 0;
     uint64_t seed = 1;
     const char *dir = "egdb";
+    util_standard_args(argc, argv, "damka-egdb", DAMKA_VERSION, usage);
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -809,16 +805,16 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--seed") == 0 && v) {
             seed = strtoull(v, &end, 10), i++;
         } else {
-            usage();
+            usage(stderr);
             return 2;
         }
         if (end && *end) {
-            usage();
+            usage(stderr);
             return 2;
         }
     }
     if (pieces < 2 || pieces > EGDB_PIECES_MAX || threads < 1 || threads > THREADS_MAX) {
-        usage();
+        usage(stderr);
         return 2;
     }
     engine_library_init();
@@ -844,7 +840,7 @@ int main(int argc, char **argv)
                 plan.list[b - 1] = t;
             }
     }
-    Build run = {.dir = dir, .threads = threads, .t0 = now_s(), .of = plan.n};
+    Build run = {.dir = dir, .threads = threads, .t0 = util_now_s(), .of = plan.n};
     for (int i = 0; i < plan.n; i++) {
         EgdbMaterial m = plan.list[i];
         for (int kind = 0; kind < (men(m) ? EGDB_KINDS : 1); kind++) {
@@ -867,6 +863,6 @@ int main(int argc, char **argv)
             return 1;
     }
     fprintf(stderr, "damka-egdb: %d balances of up to %d pieces in %s, %.1f s\n", plan.n, pieces,
-            dir, now_s() - run.t0);
+            dir, util_now_s() - run.t0);
     return check ? verify(&plan, pieces, threads) : 0;
 }

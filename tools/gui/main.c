@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "gui.h"
+#include "util.h"
 
 enum {
     CONNECTIONS_MAX = 64,
@@ -347,14 +348,12 @@ int main(int argc, char **argv)
     long port = GUI_PORT_DEFAULT;
     const char *host = "127.0.0.1";
     char engine[1024];
+    util_standard_args(argc, argv, "damka-gui", DAMKA_VERSION, usage);
     default_engine(engine, sizeof engine);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--port") == 0 && v) {
+        if (strcmp(a, "--port") == 0 && v) {
             errno = 0;
             port = strtol(v, &end, 10);
             if (errno || *end || port < 0 || port > 65535) {

@@ -309,33 +309,6 @@ static ApiResult bad(const char *fmt, const char *what)
     return r;
 }
 
-// Parses a whole number in lo..hi; false if text is not one.
-static bool parse_int(const char *text, long long lo, long long hi, long long *out)
-{
-    if (!text || !*text)
-        return false;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-// Parses seconds (a real number) in lo..hi into ms.
-static bool parse_seconds(const char *text, double lo, double hi, int64_t *ms)
-{
-    if (!text || !*text)
-        return false;
-    char *end = NULL;
-    double v = strtod(text, &end);
-    if (*end || !(v >= lo && v <= hi))
-        return false;
-    *ms = (int64_t)(v * 1000.0 + 0.5);
-    return true;
-}
-
 // Replaces the game, shown after `view` plies (-1: at its end). The engine stops playing;
 // analysis goes on in the new position.
 static void set_game(Session *s, const Board *start, const Move *moves, int n, int view)
@@ -389,7 +362,7 @@ ApiResult session_move(Session *s, const char *text)
     } else {
         bool pondered = s->nqueue > 0 && !s->queue[0].cancelled &&
                         s->queue[0].kind == SEARCH_PONDER && s->view == s->game.nplies &&
-                        same_move(&s->queue[0].ponder_move, &m);
+                        move_same(&s->queue[0].ponder_move, &m);
         if (s->view < s->game.nplies) { // a new line from the shown position: the rest goes
             s->game = g;
             for (int i = s->view + 1; i <= MATCH_GAME_PLIES_MAX; i++)
@@ -414,10 +387,10 @@ ApiResult session_move(Session *s, const char *text)
 
 ApiResult session_goto(Session *s, const char *ply)
 {
-    long long v;
+    int64_t v;
     pthread_mutex_lock(&s->mu);
     ApiResult r = ok();
-    if (!parse_int(ply, 0, s->game.nplies, &v)) {
+    if (!util_parse_int(ply, 0, s->game.nplies, &v)) {
         r = bad("ply must be 0..%s", "the number of moves played");
     } else {
         s->view = (int)v;
@@ -473,10 +446,10 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
     if (who < 0)
         return bad("%s", "side must be none, white, black or both (the engine's side)");
     if (movetime && *movetime) {
-        if (!parse_seconds(movetime, 0.01, 3600, &move_ms))
+        if (!util_parse_seconds(movetime, 0.01, 3600, &move_ms))
             return bad("%s", "movetime must be 0.01..3600 seconds");
-    } else if ((base && !parse_seconds(base, 1, 36000, &base_ms)) ||
-               (inc && !parse_seconds(inc, 0, 600, &inc_ms))) {
+    } else if ((base && !util_parse_seconds(base, 1, 36000, &base_ms)) ||
+               (inc && !util_parse_seconds(inc, 0, 600, &inc_ms))) {
         return bad("%s", "base must be 1..36000 s and inc 0..600 s");
     }
     bool pond = ponder && strcmp(ponder, "true") == 0;
@@ -525,12 +498,12 @@ ApiResult session_analyse(Session *s, const char *on)
 
 ApiResult session_options(Session *s, const char *hash, const char *threads, const char *multipv)
 {
-    long long h = -1, t = -1, m = -1;
-    if (hash && !parse_int(hash, 1, 65536, &h))
+    int64_t h = -1, t = -1, m = -1;
+    if (hash && !util_parse_int(hash, 1, 65536, &h))
         return bad("%s", "hash must be 1..65536 MB");
-    if (threads && !parse_int(threads, 1, 256, &t))
+    if (threads && !util_parse_int(threads, 1, 256, &t))
         return bad("%s", "threads must be 1..256");
-    if (multipv && !parse_int(multipv, 1, GUI_LINES_MAX, &m))
+    if (multipv && !util_parse_int(multipv, 1, GUI_LINES_MAX, &m))
         return bad("multipv must be 1..%s", "8");
     pthread_mutex_lock(&s->mu);
     driver_cancel(s);
@@ -586,10 +559,10 @@ ApiResult session_import_pdn(Session *s, const char *text, size_t len)
 
 ApiResult session_load(Session *s, const char *index)
 {
-    long long i;
+    int64_t i;
     pthread_mutex_lock(&s->mu);
     ApiResult r = ok();
-    if (!parse_int(index, 0, s->nlibrary - 1, &i)) {
+    if (!util_parse_int(index, 0, s->nlibrary - 1, &i)) {
         r = bad("%s", "index must name a game of the imported PDN");
     } else {
         const PdnGame *g = &s->library[i];

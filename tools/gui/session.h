@@ -81,12 +81,7 @@ struct Session {
     uint64_t version;         // bumped at every change: a page keeps the newest state it saw
 };
 
-static inline int64_t now_ms(void) { return proc_now_ms(); }
-
-static inline bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured;
-}
+static inline int64_t now_ms(void) { return util_now_ms(); }
 
 // ---- session.c ------------------------------------------------------------------------------
 

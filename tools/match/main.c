@@ -51,9 +51,9 @@ typedef struct MatchState {
     int *order;      // opening index of each opening pair
 } MatchState;
 
-static void usage(void)
+static void usage(FILE *out)
 {
-    fprintf(stderr,
+    fprintf(out,
             "usage: damka-match -engine cmd=CMD [name=N] [proto=uci|hub] [dir=D] [option.X=V]...\n"
             "                   -engine cmd=CMD ... [-each KEY=VALUE ...]\n"
             "  engine keys: tc=MOVES/SECONDS+INC | tc=SECONDS+INC | st=SECONDS | depth=N |\n"
@@ -324,9 +324,6 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
                 return false;
         } else if (strcmp(a, "-repeat") == 0 || strcmp(a, "-recover") == 0) {
             n = 0; // always on: each opening is played twice, and faulty engines are restarted
-        } else if (strcmp(a, "-help") == 0 || strcmp(a, "--help") == 0) {
-            usage();
-            exit(0);
         } else {
             fprintf(stderr, "error: unknown option '%s'\n", a);
             return false;
@@ -571,6 +568,7 @@ static void summary(const MatchState *s)
 
 int main(int argc, char **argv)
 {
+    util_standard_args(argc, argv, "damka-match", DAMKA_VERSION, usage);
     static MatchConfig c;
     engine_library_init();
     signal(SIGPIPE, SIG_IGN); // a crashed engine must not take the runner down
@@ -584,7 +582,7 @@ int main(int argc, char **argv)
     snprintf(c.event, sizeof c.event, "damka-match");
     snprintf(c.site, sizeof c.site, "local");
     if (argc < 2 || !parse_args(argc, argv, &c)) {
-        usage();
+        usage(stderr);
         return 2;
     }
     if (c.nopenings == 0) {

@@ -10,6 +10,7 @@
 
 #include "board.h"
 #include "rules.h"
+#include "util.h"
 
 enum { MATCH_OPTIONS_MAX = 32, MATCH_NAME_MAX = 64, MATCH_GAME_PLIES_MAX = 1024 };
 
@@ -167,8 +168,6 @@ typedef struct Proc {
     bool started; // has a process and pipes to clean up
 } Proc;
 
-int64_t proc_now_ms(void);
-
 // Starts `sh -c "exec cmd"` in dir (NULL = here) with stdin/stdout on pipes, stderr to
 // /dev/null. False if it could not be started.
 bool proc_start(Proc *p, const char *cmd, const char *dir);
@@ -182,7 +181,7 @@ bool proc_send_raw(Proc *p, const void *data, size_t len);
 // Closes the process's standard input (end of input).
 void proc_close_input(Proc *p);
 
-// Reads one line before the deadline (proc_now_ms() based) into out.
+// Reads one line before the deadline (util_now_ms() based) into out.
 ReplyStatus proc_read_line(Proc *p, int64_t deadline, char *out, size_t len);
 
 // Reads lines until one whose first word is `word`; that line is left in out.

@@ -20,7 +20,7 @@ bool player_start(Player *p, const EngineSpec *spec, int64_t timeout_ms)
         return fail(p, "cannot start the process"), false;
     char line[4096];
     Proc *c = &p->proc;
-    int64_t deadline = proc_now_ms() + timeout_ms;
+    int64_t deadline = util_now_ms() + timeout_ms;
     if (spec->proto == PROTO_UCI) {
         if (!proc_send(c, "uci") || proc_wait_for(c, "uciok", deadline, line, sizeof line) != REPLY_OK)
             return fail(p, "no uciok"), player_stop(p), false;
@@ -47,7 +47,7 @@ bool player_new_game(Player *p, int64_t timeout_ms)
 {
     char line[4096];
     Proc *c = &p->proc;
-    int64_t deadline = proc_now_ms() + timeout_ms;
+    int64_t deadline = util_now_ms() + timeout_ms;
     if (p->spec->proto == PROTO_UCI)
         return proc_send(c, "ucinewgame") && proc_send(c, "isready") &&
                proc_wait_for(c, "readyok", deadline, line, sizeof line) == REPLY_OK;
@@ -163,7 +163,7 @@ ReplyStatus player_go(Player *p, const Game *g, const TimeControl *tc, const Clo
 {
     bool hub = p->spec->proto == PROTO_HUB;
     *has_score = false;
-    int64_t t0 = proc_now_ms();
+    int64_t t0 = util_now_ms();
     bool sent = hub ? send_hub_go(p, g, tc, clocks) : send_uci_go(p, g, tc, clocks);
     if (!sent) {
         fail(p, "crash (cannot write to the engine)");
@@ -172,7 +172,7 @@ ReplyStatus player_go(Player *p, const Game *g, const TimeControl *tc, const Clo
     char line[16384], text[MOVE_TEXT_MAX], err[160];
     for (;;) {
         ReplyStatus s = proc_read_line(&p->proc, t0 + deadline_ms, line, sizeof line);
-        *used_ms = proc_now_ms() - t0;
+        *used_ms = util_now_ms() - t0;
         if (s == REPLY_TIMEOUT)
             return fail(p, "no move in time (hang or time loss)"), s;
         if (s == REPLY_CRASH)

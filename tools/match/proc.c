@@ -14,13 +14,6 @@
 
 #include "match.h"
 
-int64_t proc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool proc_start(Proc *p, const char *cmd, const char *dir)
 {
     memset(p, 0, sizeof *p);
@@ -110,7 +103,7 @@ ReplyStatus proc_read_line(Proc *p, int64_t deadline, char *out, size_t len)
             p->buflen = 0; // a line longer than the buffer: garbage
             return REPLY_BAD;
         }
-        int64_t wait = deadline - proc_now_ms();
+        int64_t wait = deadline - util_now_ms();
         if (wait <= 0)
             return REPLY_TIMEOUT;
         struct pollfd pfd = {p->from_fd, POLLIN, 0};
@@ -149,11 +142,11 @@ int proc_stop(Proc *p, const char *quit_line)
         proc_close_input(p); // end of input too, for a process that quits on it
         // Give it a moment to quit cleanly, then kill it. A process asked to quit may need more
         // than a moment: freeing a large hash table under a sanitizer took 150 ms here.
-        int64_t deadline = proc_now_ms() + (quit_line ? QUIT_GRACE_MS : STOP_GRACE_MS);
+        int64_t deadline = util_now_ms() + (quit_line ? QUIT_GRACE_MS : STOP_GRACE_MS);
         while (p->pid > 0) {
             if (waitpid(p->pid, &status, WNOHANG) == p->pid)
                 p->pid = 0;
-            else if (proc_now_ms() >= deadline)
+            else if (util_now_ms() >= deadline)
                 break;
             else {
                 struct timespec ts = {0, 2000000};

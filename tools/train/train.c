@@ -15,9 +15,9 @@
 // --one-view fits one pattern table for both views (the side to move's windows and the
 // opponent's, as in round 1) and writes it to both.
 //
-// Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile)
-// and as the C source of the built-in weights (--c-out, src/eval_weights.c). --handset-out
-// writes the hand-set weights the first round of data was played with (make datagen ROUND=1).
+// Writes the weights rounded to the engine's integers, as a weights file (--out, for EvalFile;
+// tools/ship_weights.sh makes one the built-in weights). --handset-out writes the hand-set
+// weights the first round of data was played with (make datagen ROUND=1).
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -31,17 +31,16 @@
 #include "engine.h"
 #include "eval.h"
 #include "record.h"
+#include "util.h"
 
 enum {
     FILES_MAX = 64,
     THREADS_MAX = 64,
-    // pattern weights: the tables of king state 0, then for each other king state what its
-    // tables add to those (so that L2 pulls a rare king state toward the common tables)
-    NP = EVAL_KING_STATES * EVAL_VIEWS * EVAL_WINDOWS * EVAL_WINDOW_STATES * 2,
-    NK = EVAL_VIEWS * SQUARE_COUNT * 2,                       // king-square weights
-    NM = EVAL_MATERIAL_STATES,                                // material weights
-    // every weight: named first, then patterns, king squares, material
-    NW = EVAL_PARAMS_MAX + NP + NK + NM,
+    // every weight: named first, then the tables in the order of eval.h (patterns, king
+    // squares, material); of the pattern weights, the tables of king state 0 are the weights
+    // themselves, those of each other king state what its tables add to them (so that L2
+    // pulls a rare king state toward the common tables)
+    NW = EVAL_PARAMS_MAX + EVAL_TABLE_WEIGHTS,
     HOLDOUT = 20,                               // one position in HOLDOUT is held out
 };
 
@@ -68,7 +67,7 @@ typedef struct Config {
     size_t holdout_block; // 0: hold out by position key; else whole blocks of records
     double lambda, k, l2, lr, lr_final, scale;
     size_t batch, max_positions;
-    const char *init, *out, *c_out, *handset_out;
+    const char *init, *out, *handset_out;
 } Config;
 
 // The evaluation before any training: the hand-set named weights, no patterns.
@@ -93,34 +92,23 @@ typedef struct Model {
     double *w;      // NW of them
 } Model;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 // Index in Model.w of a pattern weight (view 0: the side to move's tables, 1: the opponent's)
 // of king state ks: for ks 0 the weight itself, for the others what it adds to king state 0's.
 static size_t pat_at(int ks, int view, int window, int state, int phase)
 {
-    size_t table = (size_t)ks * EVAL_VIEWS + (size_t)view;
-    return EVAL_PARAMS_MAX +
-           ((table * EVAL_WINDOWS + (size_t)window) * EVAL_WINDOW_STATES + (size_t)state) * 2 +
-           (size_t)phase;
+    return EVAL_PARAMS_MAX + eval_pattern_index(ks, view, window, state, phase);
 }
 
 // Index in Model.w of a king-square weight.
 static size_t king_at(int view, int square, int phase)
 {
-    return EVAL_PARAMS_MAX + NP + ((size_t)view * SQUARE_COUNT + (size_t)square) * 2 +
-           (size_t)phase;
+    return EVAL_PARAMS_MAX + eval_king_square_index(view, square, phase);
 }
 
 // Index in Model.w of a material weight.
 static size_t material_at(int index)
 {
-    return EVAL_PARAMS_MAX + NP + NK + (size_t)index;
+    return EVAL_PARAMS_MAX + EVAL_PATTERN_WEIGHTS + EVAL_KING_SQUARE_WEIGHTS + (size_t)index;
 }
 
 static bool push_row(Data *d, const Row *r)
@@ -375,7 +363,7 @@ static void model_from(Model *m, const EvalWeights *w)
         for (int s = 0; s < SQUARE_COUNT; s++)
             for (int p = 0; p < 2; p++)
                 m->w[king_at(v, s, p)] = w->king_square[v][s][p];
-    for (int i = 0; i < NM; i++)
+    for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
         m->w[material_at(i)] = w->material[i];
 }
 
@@ -402,70 +390,19 @@ static void model_to(const Model *m, EvalWeights *w)
             for (int p = 0; p < 2; p++)
                 w->king_square[v][s][p] = to_i16(m->w[king_at(from, s, p)]);
     }
-    for (int i = 0; i < NM; i++)
+    for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
         w->material[i] = to_i16(m->w[material_at(i)]);
 }
 
-static bool write_c(const char *path, const EvalWeights *w, const char *how)
+static void usage(FILE *out)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "damka-train: cannot write %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    fprintf(f,
-            "// SPDX-License-Identifier: MIT\n"
-            "// The evaluation's built-in weights, written by damka-train (%s).\n"
-            "// Regenerate with make tune (README); do not edit by hand.\n"
-            "#include \"eval.h\"\n\n"
-            "const EvalWeights EVAL_BUILTIN = {\n    .params =\n        {\n",
-            how);
-    for (int i = 0; i < eval_param_count(); i++)
-        fprintf(f, "            .%s = %d,\n", eval_param_name(i), eval_param(w, i));
-    fprintf(f, "            .draw_divisor = %d,\n        },\n    .pattern =\n        {\n",
-            w->params.draw_divisor);
-    for (int ks = 0; ks < EVAL_KING_STATES; ks++) {
-        fprintf(f, "            {\n");
-        for (int v = 0; v < EVAL_VIEWS; v++) {
-            fprintf(f, "                {\n");
-            for (int k = 0; k < EVAL_WINDOWS; k++) {
-                fprintf(f, "                    {\n");
-                for (int s = 0; s < EVAL_WINDOW_STATES; s++) {
-                    const int16_t *x = w->pattern[ks][v][k][s];
-                    fprintf(f, "%s{%d, %d},%s", s % 12 == 0 ? "                        " : "",
-                            x[0], x[1], s % 12 == 11 || s == EVAL_WINDOW_STATES - 1 ? "\n" : " ");
-                }
-                fprintf(f, "                    },\n");
-            }
-            fprintf(f, "                },\n");
-        }
-        fprintf(f, "            },\n");
-    }
-    fprintf(f, "        },\n    .king_square =\n        {\n");
-    for (int v = 0; v < EVAL_VIEWS; v++) {
-        fprintf(f, "            {\n");
-        for (int s = 0; s < SQUARE_COUNT; s++)
-            fprintf(f, "%s{%d, %d},%s", s % 8 == 0 ? "                " : "",
-                    w->king_square[v][s][0], w->king_square[v][s][1], s % 8 == 7 ? "\n" : " ");
-        fprintf(f, "            },\n");
-    }
-    fprintf(f, "        },\n    .material =\n        {\n");
-    for (int i = 0; i < NM; i++)
-        fprintf(f, "%s%d,%s", i % 16 == 0 ? "            " : "", w->material[i],
-                i % 16 == 15 || i == NM - 1 ? "\n" : " ");
-    fprintf(f, "        },\n};\n");
-    return fclose(f) == 0;
-}
-
-static void usage(void)
-{
-    fprintf(stderr,
+    fprintf(out,
             "usage: damka-train --data FILE [--data FILE ...] [--epochs N (10)] [--lambda L "
             "(0.5)]\n"
             "       [--k K (0: fit to the results)] [--l2 R (0.0001)] [--lr A (1)]\n"
             "       [--lr-final A (--lr: no decay)] [--batch B (16384)]\n"
             "       [--threads T (2)] [--max-positions N (0: all)] [--named-only] [--one-view]\n"
-            "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS] [--c-out FILE.c]\n"
+            "       [--init WEIGHTS (the built-in ones)] [--out WEIGHTS]\n"
             "       [--scale S (1: every weight times S)]\n"
             "       [--holdout-block N (0: one position in 20 by key; else one block of N\n"
             "        consecutive records in 20, whole games)]\n"
@@ -495,8 +432,6 @@ static bool parse_args(int argc, char **argv, Config *c)
             c->init = v;
         else if (strcmp(a, "--out") == 0)
             c->out = v;
-        else if (strcmp(a, "--c-out") == 0)
-            c->c_out = v;
         else if (strcmp(a, "--handset-out") == 0)
             c->handset_out = v;
         else if (strcmp(a, "--epochs") == 0)
@@ -543,8 +478,9 @@ int main(int argc, char **argv)
                 .lr_final = -1, // not given: parse_args makes it lr
                 .batch = 16384,
                 .scale = 1.0};
+    util_standard_args(argc, argv, "damka-train", DAMKA_VERSION, usage);
     if (!parse_args(argc, argv, &c)) {
-        usage();
+        usage(stderr);
         return 2;
     }
     engine_library_init();
@@ -571,7 +507,7 @@ int main(int argc, char **argv)
         goto out;
     }
     char err[EVAL_ERR_MAX];
-    *weights = EVAL_BUILTIN;
+    *weights = *eval_builtin();
     if (c.init && !eval_load_file(c.init, weights, err, sizeof err)) {
         fprintf(stderr, "damka-train: %s\n", err);
         goto out;
@@ -579,7 +515,7 @@ int main(int argc, char **argv)
     model_from(&m, weights);
 
     size_t skipped = 0;
-    double t0 = now_s();
+    double t0 = util_now_s();
     for (int i = 0; i < c.nfiles; i++)
         if (!load(c.files[i], &train, &valid, c.max_positions, c.holdout_block, &skipped))
             goto out;
@@ -588,7 +524,7 @@ int main(int argc, char **argv)
         goto out;
     }
     printf("positions: %zu training, %zu held out (%zu drawn endings left out), read in %.1f s\n",
-           train.n, valid.n, skipped, now_s() - t0);
+           train.n, valid.n, skipped, util_now_s() - t0);
     if (c.holdout_block)
         printf("held out: one block of %zu consecutive records in %d (whole games)\n",
                c.holdout_block, HOLDOUT);
@@ -603,7 +539,7 @@ int main(int argc, char **argv)
     uint64_t rng = 12345, step = 0;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     for (int epoch = 1; epoch <= c.epochs; epoch++) {
-        double te = now_s();
+        double te = util_now_s();
         // The step size falls geometrically from lr in the first epoch to lr_final in the last:
         // large steps find the weights, small ones settle them (a constant step leaves them
         // jittering around the minimum by about its size).
@@ -631,7 +567,7 @@ int main(int argc, char **argv)
             }
         }
         printf("epoch %d: training loss %.6f, held-out loss %.6f (%.1f s)\n", epoch,
-               mean_loss(&c, &m, &train, k), mean_loss(&c, &m, &valid, k), now_s() - te);
+               mean_loss(&c, &m, &train, k), mean_loss(&c, &m, &valid, k), util_now_s() - te);
         fflush(stdout);
     }
 
@@ -650,7 +586,7 @@ int main(int argc, char **argv)
         used += m.w[q] != 0;
     printf("rounded weights: held-out loss %.6f; %d of %d pattern, king-square and material "
            "weights not 0\n",
-           mean_loss(&c, &m, &valid, k), used, NP + NK + NM);
+           mean_loss(&c, &m, &valid, k), used, (int)EVAL_TABLE_WEIGHTS);
     printf("named weights:");
     for (int i = 0; i < eval_param_count(); i++)
         printf(" %s=%d", eval_param_name(i), eval_param(weights, i));
@@ -659,16 +595,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "damka-train: %s\n", err);
         goto out;
     }
-    if (c.c_out) {
-        char how[256];
-        snprintf(how, sizeof how,
-                 "%zu positions, %d epochs, K %.1f, lambda %.2f, l2 %g, lr %g to %g%s",
-                 train.n + valid.n, c.epochs, k, c.lambda, c.l2, c.lr, c.lr_final,
-                 c.named_only ? ", named weights only" : "");
-        if (!write_c(c.c_out, weights, how))
-            goto out;
-    }
-    printf("done in %.1f s\n", now_s() - t0);
+    printf("done in %.1f s\n", util_now_s() - t0);
     status = 0;
 out:
     free(train.rows);
