@@ -551,8 +551,11 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
     count_node(w, ply);
     if (stopped(w))
         return 0;
-    Node nd = {.b = b, .alpha = alpha, .beta = beta, .depth = depth, .ply = ply,
-               .pv_node = pv_node, .marked = marked};
+    // Set field by field: an initializer would clear the move list (6 KB) at every node.
+    Node nd;
+    nd.b = b, nd.alpha = alpha, nd.beta = beta, nd.depth = depth, nd.ply = ply;
+    nd.pv_node = pv_node, nd.marked = marked;
+    nd.tt = (TTData){0};
     Score out;
     if (node_ends_early(w, &nd, &out) || node_moves_and_eval(w, &nd, &out) ||
         node_prunes(w, &nd, &out))
