@@ -29,14 +29,14 @@
 
 enum {
     EGDB_PIECES_MAX = 7,
-    EGDB_BLOCK = 4096,          // positions per compressed block: one probe reads one block
+    EGDB_BLOCK = 4096, // positions per compressed block: one probe reads one block
     EGDB_DRAW = 0,
-    EGDB_WIN = 1,               // 1 + F: the side to move wins with budget F (0..EGDB_F_MAX)
-    EGDB_LOSS = 128,            // 128 + F: the side to move loses (the opponent wins) with F
-    EGDB_F_MAX = 29,            // the largest budget a counter limit allows (30 plies - 1)
-    EGDB_F_ANY = 31,            // no legal move: lost at any counter
-    EGDB_NONE = 255,            // no position (an index hole); not stored in files
-    EGDB_VERSION = 2,           // 2: each block begins with a checksum of its own
+    EGDB_WIN = 1,     // 1 + F: the side to move wins with budget F (0..EGDB_F_MAX)
+    EGDB_LOSS = 128,  // 128 + F: the side to move loses (the opponent wins) with F
+    EGDB_F_MAX = 29,  // the largest budget a counter limit allows (30 plies - 1)
+    EGDB_F_ANY = 31,  // no legal move: lost at any counter
+    EGDB_NONE = 255,  // no position (an index hole); not stored in files
+    EGDB_VERSION = 2, // 2: each block begins with a checksum of its own
 };
 
 typedef struct EgdbMaterial {
@@ -81,15 +81,15 @@ int egdb_counter_limit(const Board *b);
 
 // Writes the values of a balance (EGDB_NONE slots become their neighbour's value, so holes and
 // capture positions, which are never probed, cost nothing). False with a reason in err.
-bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values,
-                char *err, size_t errlen);
+bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values, char *err,
+                size_t errlen);
 
 // Reads a balance's file back into values (egdb_slice_size(m) bytes), checking every block and
 // the checksum of all values. False with one line in err when the file is missing, truncated,
 // corrupt or of another version; version 1 (no check per block) is read, with *old_version
 // set, so that the generator rewrites it.
-bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values,
-               bool *old_version, char *err, size_t errlen);
+bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values, bool *old_version,
+               char *err, size_t errlen);
 
 // ---- The generator's primitives -----------------------------------------------------------------
 

@@ -33,14 +33,14 @@ typedef struct Engine Engine;
 
 // What a search found, read with engine_result() once it has ended.
 typedef struct EngineResult {
-    bool has_best;    // false when the side to move had no legal move
+    bool has_best; // false when the side to move had no legal move
     bool has_ponder;
     Move best;
-    Move ponder;      // the expected reply (second move of the PV)
-    Score score;      // centi-men from the side to move's view; see engine_win_plies
-    Depth depth;      // depth of the iteration the move comes from
-    uint64_t nodes;   // all threads
-    int pvlen;        // the principal variation, starting with best
+    Move ponder;    // the expected reply (second move of the PV)
+    Score score;    // centi-men from the side to move's view; see engine_win_plies
+    Depth depth;    // depth of the iteration the move comes from
+    uint64_t nodes; // all threads
+    int pvlen;      // the principal variation, starting with best
     Move pv[MAX_PLY];
 } EngineResult;
 
@@ -55,13 +55,13 @@ typedef void (*EngineBestFn)(void *ctx, const EngineResult *result);
 // What a front end asks of one search; the options (MultiPV, analysis mode, move overhead)
 // are the engine's own and are added by engine_go.
 typedef struct EngineGo {
-    Depth depth;          // 0 = no limit
-    uint64_t nodes;       // 0 = no limit
-    int mate;             // stop at a win in this many moves (0 = off)
-    TimeInput time;       // clock, increment, movestogo, movetime (overhead: from the options)
+    Depth depth;    // 0 = no limit
+    uint64_t nodes; // 0 = no limit
+    int mate;       // stop at a win in this many moves (0 = off)
+    TimeInput time; // clock, increment, movestogo, movetime (overhead: from the options)
     bool infinite;
     bool ponder;
-    bool analysis;        // analyse (never reply at once), on top of UCI_AnalyseMode
+    bool analysis; // analyse (never reply at once), on top of UCI_AnalyseMode
     int nsearchmoves;
     Move searchmoves[MAX_MOVES];
 } EngineGo;

@@ -44,28 +44,28 @@ enum {
     EVAL_WINDOW_STATES = 6561, // 3^8
     EVAL_PHASE_MAX = 24,       // men on the board at which only the opening table counts
     EVAL_MATERIAL_COUNT = 13,  // 0 to 12 men (or kings) of one side
-    EVAL_MATERIAL_STATES = EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT *
-                           EVAL_MATERIAL_COUNT,
+    EVAL_MATERIAL_STATES =
+        EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT * EVAL_MATERIAL_COUNT,
     EVAL_PARAMS_MAX = 32,
     EVAL_ERR_MAX = 256,
-    EVAL_LIMIT = 20000,        // evaluations are clamped to +-EVAL_LIMIT, below every win score
+    EVAL_LIMIT = 20000, // evaluations are clamped to +-EVAL_LIMIT, below every win score
 };
 
 // The named weights.
 typedef struct EvalParams {
-    int man;              // material
+    int man; // material
     int king;
-    int adv[8];           // a man's bonus by rank counted from its own side (index 0 = own back rank)
-    int center;           // man on c3 e3 d4 f4 c5 e5 d6 f6
-    int edge;             // man on the a or h file
-    int back_guard;       // man on its own back rank while the opponent still has men
-    int mobility;         // per quiet move more than the opponent
-    int runaway[8];       // a man with no enemy piece in its path to the last rank, by rank
-    int king_diagonal;    // a king holding the long diagonal a1-h8 that the opponent does not
-    int king_mobility;    // per square a king can reach
-    int hanging_man;      // a man the opponent could take on its first jump (when the side to
-    int hanging_king;     // move's: a threat it must answer) and a king likewise
-    int draw_divisor;     // known drawn endings are divided by this
+    int adv[8];        // a man's bonus by rank counted from its own side (index 0 = own back rank)
+    int center;        // man on c3 e3 d4 f4 c5 e5 d6 f6
+    int edge;          // man on the a or h file
+    int back_guard;    // man on its own back rank while the opponent still has men
+    int mobility;      // per quiet move more than the opponent
+    int runaway[8];    // a man with no enemy piece in its path to the last rank, by rank
+    int king_diagonal; // a king holding the long diagonal a1-h8 that the opponent does not
+    int king_mobility; // per square a king can reach
+    int hanging_man;   // a man the opponent could take on its first jump (when the side to
+    int hanging_king;  // move's: a threat it must answer) and a king likewise
+    int draw_divisor;  // known drawn endings are divided by this
 } EvalParams;
 
 typedef struct EvalWeights {
@@ -90,13 +90,17 @@ enum {
 static inline size_t eval_pattern_index(int ks, int view, int window, int state, int phase)
 {
     return (((((size_t)ks * EVAL_VIEWS + (size_t)view) * EVAL_WINDOWS + (size_t)window) *
-                 EVAL_WINDOW_STATES + (size_t)state) * 2 + (size_t)phase);
+                 EVAL_WINDOW_STATES +
+             (size_t)state) *
+                2 +
+            (size_t)phase);
 }
 
 // Index in that list of a king-square weight ([view][square][phase]).
 static inline size_t eval_king_square_index(int view, int square, int phase)
 {
-    return EVAL_PATTERN_WEIGHTS + ((size_t)view * SQUARE_COUNT + (size_t)square) * 2 + (size_t)phase;
+    return EVAL_PATTERN_WEIGHTS + ((size_t)view * SQUARE_COUNT + (size_t)square) * 2 +
+           (size_t)phase;
 }
 
 // Builds the evaluation's tables and reads the built-in weights; idempotent and thread-safe
@@ -127,13 +131,13 @@ int *eval_param_ref(EvalWeights *w, int i);
 // weight of index material; then divided by draw_divisor when drawish.
 typedef struct EvalFeatures {
     int base[EVAL_PARAMS_MAX];
-    uint16_t own[EVAL_WINDOWS];   // the side to move's window states
-    uint16_t enemy[EVAL_WINDOWS]; // the opponent's, read from its own side of the board
-    uint32_t kings_own;           // squares of the side to move's kings (bit = square)
-    uint32_t kings_enemy;         // the opponent's, read from its own side of the board
+    uint16_t own[EVAL_WINDOWS];     // the side to move's window states
+    uint16_t enemy[EVAL_WINDOWS];   // the opponent's, read from its own side of the board
+    uint32_t kings_own;             // squares of the side to move's kings (bit = square)
+    uint32_t kings_enemy;           // the opponent's, read from its own side of the board
     uint8_t king_state[EVAL_VIEWS]; // of the side to move's windows, of the opponent's
-    int phase;                    // men on the board, at most EVAL_PHASE_MAX
-    int material;                 // index of the balance in EvalWeights.material
+    int phase;                      // men on the board, at most EVAL_PHASE_MAX
+    int material;                   // index of the balance in EvalWeights.material
     bool drawish;
 } EvalFeatures;
 

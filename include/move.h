@@ -15,8 +15,8 @@ struct Move {
     Bitboard captured; // captured pieces (padded layout), empty for a quiet move
     uint8_t from;
     uint8_t to;
-    uint8_t flags;     // MOVE_PROMOTES when a man ends the move as a king
-    uint8_t npath;     // landings in path
+    uint8_t flags; // MOVE_PROMOTES when a man ends the move as a king
+    uint8_t npath; // landings in path
     uint8_t path[MAX_PATH];
 };
 

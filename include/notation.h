@@ -9,11 +9,11 @@
 #include "types.h"
 
 typedef enum MoveFormat {
-    MOVE_FMT_UCI,      // c3d4, c3e5g7
-    MOVE_FMT_ALG,      // c3-d4, c3:e5:g7
-    MOVE_FMT_NUMERIC,  // 22-18, 22x15x8
-    MOVE_FMT_HUB,      // 22-18, 22x8x15 (from, to, captured squares)
-    MOVE_FMT_HUB_A1    // as MOVE_FMT_HUB with squares numbered from a1 (1=a1 ... 32=h8)
+    MOVE_FMT_UCI,     // c3d4, c3e5g7
+    MOVE_FMT_ALG,     // c3-d4, c3:e5:g7
+    MOVE_FMT_NUMERIC, // 22-18, 22x15x8
+    MOVE_FMT_HUB,     // 22-18, 22x8x15 (from, to, captured squares)
+    MOVE_FMT_HUB_A1   // as MOVE_FMT_HUB with squares numbered from a1 (1=a1 ... 32=h8)
 } MoveFormat;
 
 enum { FEN_MAX = 160, MOVE_TEXT_MAX = 64, HUB_POS_LEN = 33, NOTATION_DIAGRAM_MAX = 256 };

@@ -22,14 +22,14 @@ typedef enum OptionDialect { OPTION_UCI, OPTION_HUB } OptionDialect;
 enum { OPTION_CHOICES_MAX = 4, OPTION_TEXT_MAX = 96 };
 
 typedef struct Option {
-    const char *name[2];      // by OptionDialect; NULL where the dialect does not have it
+    const char *name[2]; // by OptionDialect; NULL where the dialect does not have it
     OptionType type;
-    int64_t min, max, def;    // range (spin) and default (spin, check, combo)
+    int64_t min, max, def;                   // range (spin) and default (spin, check, combo)
     const char *choices[OPTION_CHOICES_MAX]; // combo values, NULL after the last
     bool (*apply)(Engine *e, int64_t value); // false: refused (the engine keeps its state)
     int64_t (*get)(const Engine *e);
-    const char *failure;      // printf format of a refusal of an in-range value (%lld: value)
-    bool unlisted;            // accepted but not declared (another name of a listed option)
+    const char *failure; // printf format of a refusal of an in-range value (%lld: value)
+    bool unlisted;       // accepted but not declared (another name of a listed option)
     // OPTION_STRING: applies text (false with a reason in err, nothing changed) and reads it.
     bool (*apply_text)(Engine *e, const char *text, char *err, size_t errlen);
     void (*get_text)(const Engine *e, char *buf, size_t len);

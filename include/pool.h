@@ -26,13 +26,13 @@ typedef struct Pool {
     SearchWorker *workers[POOL_MAX];
     pthread_t threads[POOL_MAX];
     pthread_mutex_t mu;
-    pthread_cond_t wake;   // a new search or quit
-    pthread_cond_t idle;   // a search ended
-    uint64_t search_id;    // bumped for every search
-    int running;           // threads inside the current search
-    bool searching;        // from pool_start until the done callback returned
-    int keep;              // threads with an index at or past this one end (POOL_MAX: none)
-    int fail_after;        // tests: thread starts left before one fails (-1: never)
+    pthread_cond_t wake; // a new search or quit
+    pthread_cond_t idle; // a search ended
+    uint64_t search_id;  // bumped for every search
+    int running;         // threads inside the current search
+    bool searching;      // from pool_start until the done callback returned
+    int keep;            // threads with an index at or past this one end (POOL_MAX: none)
+    int fail_after;      // tests: thread starts left before one fails (-1: never)
     SearchShared *sh;
     PoolDoneFn on_done;
     void *done_ctx;

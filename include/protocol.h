@@ -24,9 +24,9 @@ typedef struct Proto Proto;
 
 // One dialect: its line handler and the form of its error replies.
 typedef struct ProtoDialect {
-    const char *name;                      // "uci", "hub": the word that selects it
-    bool (*handle)(Proto *p, char *line);  // handles one line; false once the session ends
-    const char *error_prefix;              // an error line is prefix, reason, suffix
+    const char *name;                     // "uci", "hub": the word that selects it
+    bool (*handle)(Proto *p, char *line); // handles one line; false once the session ends
+    const char *error_prefix;             // an error line is prefix, reason, suffix
     const char *error_suffix;
 } ProtoDialect;
 

@@ -15,26 +15,25 @@
 #include "types.h"
 #include "util.h"
 #include "verdict.h"
-#include "util.h"
 
 enum {
     SCORE_INF = 32000,
-    SCORE_WIN = 31000,                     // win at the root; a win in p plies scores WIN - p
-    SCORE_WIN_MIN = SCORE_WIN - MAX_PLY,   // scores at or past this are forced wins
+    SCORE_WIN = 31000,                   // win at the root; a win in p plies scores WIN - p
+    SCORE_WIN_MIN = SCORE_WIN - MAX_PLY, // scores at or past this are forced wins
     // Database wins and losses score in the band SCORE_EGDB_MIN..SCORE_EGDB_MAX (verdict.h).
     MULTIPV_MAX = 64,
 };
 
 typedef struct SearchLimits {
-    Depth depth;          // deepest iteration (0 = no limit)
-    uint64_t nodes;       // node budget (0 = none)
-    int mate;             // stop once a win in this many moves is found (0 = off)
-    TimeInput time;       // clock, increment, movestogo, movetime, overhead
-    bool infinite;        // search until stop
-    bool ponder;          // pondering: the clock starts at ponderhit
-    bool analysis;        // never reply at once, even with a single legal move
-    int multipv;          // number of best root moves to report (1..MULTIPV_MAX)
-    int nsearchmoves;     // restrict the root to these moves (0 = all)
+    Depth depth;      // deepest iteration (0 = no limit)
+    uint64_t nodes;   // node budget (0 = none)
+    int mate;         // stop once a win in this many moves is found (0 = off)
+    TimeInput time;   // clock, increment, movestogo, movetime, overhead
+    bool infinite;    // search until stop
+    bool ponder;      // pondering: the clock starts at ponderhit
+    bool analysis;    // never reply at once, even with a single legal move
+    int multipv;      // number of best root moves to report (1..MULTIPV_MAX)
+    int nsearchmoves; // restrict the root to these moves (0 = all)
     Move searchmoves[MAX_MOVES];
 } SearchLimits;
 
@@ -42,11 +41,11 @@ typedef struct SearchLimits {
 typedef struct SearchReport {
     Depth depth;
     Depth seldepth;
-    int multipv;          // 1-based
+    int multipv; // 1-based
     Score score;
-    Bound bound;          // BOUND_EXACT, or a fail-high/low bound during an aspiration re-search
+    Bound bound; // BOUND_EXACT, or a fail-high/low bound during an aspiration re-search
     uint64_t nodes;
-    uint64_t tbhits;      // endgame database probes that gave a value
+    uint64_t tbhits; // endgame database probes that gave a value
     int64_t time_ms;
     int hashfull;
     int pvlen;
@@ -65,10 +64,10 @@ typedef struct SearchShared {
     TT *tt;
     SearchLimits limits;
     TimeBudget budget;
-    atomic_bool stop;         // set by the main thread, the front end or a limit; read at
-                              // every node
-    atomic_bool pondering;    // while set, time limits do not apply
-    _Atomic int64_t start_ms; // when the clock of this move started (reset at ponderhit)
+    atomic_bool stop;            // set by the main thread, the front end or a limit; read at
+                                 // every node
+    atomic_bool pondering;       // while set, time limits do not apply
+    _Atomic int64_t start_ms;    // when the clock of this move started (reset at ponderhit)
     _Atomic int completed_depth; // deepest iteration any thread has completed
     _Atomic uint64_t nodes_used; // nodes of all threads, counted at every node when the
                                  // search has a node limit (limits.nodes)
@@ -77,11 +76,11 @@ typedef struct SearchShared {
     _Atomic uint64_t crumbs[SEARCH_CRUMB_SLOTS];
     Board root;
     DrawCounters root_counters;
-    const Key *history;       // keys of the game's earlier positions, oldest first
+    const Key *history; // keys of the game's earlier positions, oldest first
     int history_len;
-    const EvalWeights *eval;  // the evaluation's weights
-    const Egdb *egdb;         // endgame databases (NULL: none)
-    int egdb_pieces;          // probe positions of at most this many pieces
+    const EvalWeights *eval; // the evaluation's weights
+    const Egdb *egdb;        // endgame databases (NULL: none)
+    int egdb_pieces;         // probe positions of at most this many pieces
     SearchInfoFn on_info;
     void *ctx;
     int thread_count;
@@ -93,7 +92,7 @@ typedef struct SearchShared {
     bool has_ponder;
     Score best_score;
     Depth best_depth;
-    int best_pvlen;           // the principal variation of the move played
+    int best_pvlen; // the principal variation of the move played
     Move best_pv[MAX_PLY];
 } SearchShared;
 
@@ -123,7 +122,6 @@ void search_worker_reset_counts(SearchWorker *w);
 
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
-
 
 // After every thread has stopped, called on the main thread: the best of the deepest completed
 // iterations replaces the main thread's result when a helper completed a deeper iteration with

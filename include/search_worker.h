@@ -18,7 +18,7 @@ typedef struct SearchWorker SearchWorker;
 
 typedef struct RootMove {
     Move move;
-    Score score;      // score of the last completed search of this move, -SCORE_INF if unknown
+    Score score; // score of the last completed search of this move, -SCORE_INF if unknown
     Score prev_score;
     Bound bound;
     Depth seldepth;
@@ -39,29 +39,29 @@ typedef struct SearchStack {
 struct SearchWorker {
     int id;
     SearchShared *sh;
-    _Atomic uint64_t nodes;                   // local_nodes, seldepth and tbhits as last
-    _Atomic int published_seldepth;           // published, for the other threads' reports
+    _Atomic uint64_t nodes;         // local_nodes, seldepth and tbhits as last
+    _Atomic int published_seldepth; // published, for the other threads' reports
     _Atomic uint64_t published_tbhits;
     uint64_t local_nodes;
     uint64_t tbhits;
     Depth seldepth;
     Depth root_depth;
-    Depth completed;                          // deepest iteration this worker completed
-    RootMove completed_root;                  // its best move, score and PV
-    Move reported_move;                       // main thread: the last info line of line 1,
-    Score reported_score;                     // its score, depth (depth 0: none yet) and
-    Depth reported_depth;                     // node count
+    Depth completed;         // deepest iteration this worker completed
+    RootMove completed_root; // its best move, score and PV
+    Move reported_move;      // main thread: the last info line of line 1,
+    Score reported_score;    // its score, depth (depth 0: none yet) and
+    Depth reported_depth;    // node count
     uint64_t reported_nodes;
-    bool egdb_root;                           // the root is in the endgame databases: their
-                                              // wins are searched on for the shortest one
-    int key_base;                             // index in keys of the root position
-    Key keys[MAX_GAME_PLIES + MAX_PLY + 2];   // game history then the search path
-    SearchStack stack[MAX_PLY + 2];           // the search path, ply by ply
-    MoveHistory mh;                           // history of quiet moves (movepick)
+    bool egdb_root;                         // the root is in the endgame databases: their
+                                            // wins are searched on for the shortest one
+    int key_base;                           // index in keys of the root position
+    Key keys[MAX_GAME_PLIES + MAX_PLY + 2]; // game history then the search path
+    SearchStack stack[MAX_PLY + 2];         // the search path, ply by ply
+    MoveHistory mh;                         // history of quiet moves (movepick)
     int nroots;
-    int pv_index;                             // MultiPV line being searched
+    int pv_index; // MultiPV line being searched
     RootMove roots[MAX_MOVES];
-    EgdbCache egdb_cache;                     // decompressed database blocks of this thread
+    EgdbCache egdb_cache; // decompressed database blocks of this thread
 };
 
 // ---- Shared by search.c and report.c (inline, so that report.c never calls into search.c) -----

@@ -23,20 +23,20 @@ typedef struct TimeBudget {
 // What the main thread knows after an iteration, for the decision to start another.
 typedef struct IterationEnd {
     int64_t elapsed_ms;
-    bool pondering;      // time limits do not apply while pondering
-    bool best_changed;   // the best move differs from the previous iteration's
-    Score score;         // the best move's score
-    bool instant;        // a single legal move with a clock: play it after a short search
-    Depth depth;         // the iteration's depth
-    int mate_moves;      // the score as a win in N moves (0 if none)
-    int mate_limit;      // `go mate N` (0 if not asked)
+    bool pondering;    // time limits do not apply while pondering
+    bool best_changed; // the best move differs from the previous iteration's
+    Score score;       // the best move's score
+    bool instant;      // a single legal move with a clock: play it after a short search
+    Depth depth;       // the iteration's depth
+    int mate_moves;    // the score as a win in N moves (0 if none)
+    int mate_limit;    // `go mate N` (0 if not asked)
 } IterationEnd;
 
 // State kept across iterations by timeman_stop_after_iteration.
 typedef struct TimeIterations {
-    double changes;      // best-move changes, halved every iteration
+    double changes; // best-move changes, halved every iteration
     Score last_score;
-    int done;            // iterations seen
+    int done; // iterations seen
 } TimeIterations;
 
 // The clock of the UCI-style dialect: wtime/btime is what is left now.

@@ -18,12 +18,12 @@ typedef struct TTEntry {
 } TTEntry;
 
 typedef struct TT {
-    void *raw;           // the mapping; entries is its first 2 MB aligned address
-    size_t raw_bytes;    // its length, for munmap
+    void *raw;        // the mapping; entries is its first 2 MB aligned address
+    size_t raw_bytes; // its length, for munmap
     TTEntry *entries;
     size_t bucket_count; // a power of two
     size_t megabytes;
-    uint8_t generation;  // 6 bits, bumped by tt_new_search()
+    uint8_t generation; // 6 bits, bumped by tt_new_search()
 } TT;
 
 // What a probe returns.

@@ -18,10 +18,10 @@ typedef enum Side { SIDE_WHITE = 0, SIDE_BLACK = 1 } Side;
 
 enum {
     SQUARE_COUNT = 32,
-    BIT_COUNT = 36,     // padded layout: 32 squares and 4 ghost bits
-    MAX_PATH = 12,      // landings of one capture: one per taken piece, at most 12
-    MAX_MOVES = 256,    // more than any legal position can have
-    MAX_PLY = 128,      // deepest search stack
+    BIT_COUNT = 36,  // padded layout: 32 squares and 4 ghost bits
+    MAX_PATH = 12,   // landings of one capture: one per taken piece, at most 12
+    MAX_MOVES = 256, // more than any legal position can have
+    MAX_PLY = 128,   // deepest search stack
     MAX_GAME_PLIES = 4096
 };
 

@@ -50,12 +50,13 @@ int bench_perft_main(int argc, char **argv)
             depth = -1;
     }
     if (argc < 1 || argc > 2 || depth < 1 || depth > BENCH_PERFT_DEPTH_MAX) {
-        printf("error: usage: damka perft <depth 1..%d> [FEN] [--no-bulk]\n", BENCH_PERFT_DEPTH_MAX);
+        printf("error: usage: damka perft <depth 1..%d> [FEN] [--no-bulk]\n",
+               BENCH_PERFT_DEPTH_MAX);
         return 2;
     }
     double t0 = util_now_s();
-    int64_t n = bench_perft_divide(stdout, argc == 2 ? argv[1] : NULL, (int)depth, bulk, err,
-                                   sizeof err);
+    int64_t n =
+        bench_perft_divide(stdout, argc == 2 ? argv[1] : NULL, (int)depth, bulk, err, sizeof err);
     if (n < 0) {
         printf("error: %s\n", err);
         return 2;
@@ -121,8 +122,8 @@ int bench_run(FILE *out, int depth, int threads, int hash_mb, uint64_t *nodes_ou
         uint64_t n = r.nodes;
         if (r.has_best)
             notation_move(&r.best, MOVE_FMT_UCI, text, sizeof text);
-        fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu time %.0f ms\n",
-                i + 1, count, BENCH_FENS[i], text, r.score, (unsigned long long)n, dt * 1000.0);
+        fprintf(out, "Position %2d/%d: %-24s best %-10s score %6d nodes %llu time %.0f ms\n", i + 1,
+                count, BENCH_FENS[i], text, r.score, (unsigned long long)n, dt * 1000.0);
         total += n;
     }
     fprintf(out, "\nNodes searched: %llu\n", (unsigned long long)total);

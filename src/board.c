@@ -65,7 +65,8 @@ Key board_key_after(const Board *b, const Move *m)
     int fbit = bb_lsb(g_square_bb[m->from]), tbit = bb_lsb(g_square_bb[m->to]);
     int was_king = (int)((b->kings >> fbit) & 1);
     int is_king = was_king | (m->flags & MOVE_PROMOTES);
-    Key key = b->key ^ g_zobrist[us][was_king][fbit] ^ g_zobrist[us][is_king][tbit] ^ g_zobrist_side;
+    Key key =
+        b->key ^ g_zobrist[us][was_king][fbit] ^ g_zobrist[us][is_king][tbit] ^ g_zobrist_side;
     for (Bitboard c = m->captured; c; c = bb_pop(c)) {
         int bit = bb_lsb(c);
         key ^= g_zobrist[them][(b->kings >> bit) & 1][bit];
@@ -121,8 +122,8 @@ int board_piece_at(const Board *b, Square s)
 
 bool board_equal(const Board *a, const Board *b)
 {
-    return a->pieces[0] == b->pieces[0] && a->pieces[1] == b->pieces[1] &&
-           a->kings == b->kings && a->side == b->side;
+    return a->pieces[0] == b->pieces[0] && a->pieces[1] == b->pieces[1] && a->kings == b->kings &&
+           a->side == b->side;
 }
 
 bool board_set_squares(Board *b, uint32_t white, uint32_t black, uint32_t kings, Side side)

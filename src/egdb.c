@@ -36,9 +36,9 @@
 enum {
     MAN_SQUARES = 28,
     HEADER_BYTES = 64,
-    BLOCK_CHECK_BYTES = 4,                                   // a block's own checksum
+    BLOCK_CHECK_BYTES = 4,                                     // a block's own checksum
     BLOCK_BYTES_MAX = BLOCK_CHECK_BYTES + 3 * EGDB_BLOCK + 16, // its check and its runs
-    SLOTS = EGDB_PIECES_MAX + 1, // per count of a kind of piece
+    SLOTS = EGDB_PIECES_MAX + 1,                               // per count of a kind of piece
 };
 
 static uint64_t g_binom[SQUARE_COUNT + 1][EGDB_PIECES_MAX + 1];
@@ -220,10 +220,7 @@ void egdb_file_name(EgdbMaterial m, EgdbKind kind, char *buf, size_t len)
 }
 
 // The first 8 bytes of a file of each kind.
-static const char *magic(EgdbKind kind)
-{
-    return kind == EGDB_LOOSE ? "DAMKAEGL" : "DAMKAEGB";
-}
+static const char *magic(EgdbKind kind) { return kind == EGDB_LOOSE ? "DAMKAEGL" : "DAMKAEGB"; }
 
 int egdb_counter_limit(const Board *b)
 {
@@ -297,8 +294,8 @@ static size_t block_count(uint64_t n, uint32_t bl)
     return (size_t)(left < EGDB_BLOCK ? left : EGDB_BLOCK);
 }
 
-bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values,
-                char *err, size_t errlen)
+bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *values, char *err,
+                size_t errlen)
 {
     uint64_t n = egdb_slice_size(m);
     uint32_t nblocks = (uint32_t)((n + EGDB_BLOCK - 1) / EGDB_BLOCK);
@@ -340,7 +337,9 @@ bool egdb_write(const char *path, EgdbMaterial m, EgdbKind kind, const uint8_t *
     util_put_le(header + 28, nblocks, 4);
     util_put_le(header + 32, sum, 8);
     util_put_le(header + 40, off, 8);
-    util_put_le(header + 48, util_fnv1a(index, 8 * ((size_t)nblocks + 1), util_fnv1a(header, 48, UTIL_FNV_BASIS)), 8);
+    util_put_le(
+        header + 48,
+        util_fnv1a(index, 8 * ((size_t)nblocks + 1), util_fnv1a(header, 48, UTIL_FNV_BASIS)), 8);
     bool ok = fseek(f, 0, SEEK_SET) == 0 && fwrite(header, 1, HEADER_BYTES, f) == HEADER_BYTES &&
               fwrite(index, 8, (size_t)nblocks + 1, f) == (size_t)nblocks + 1;
     ok = fclose(f) == 0 && ok;
@@ -360,11 +359,11 @@ typedef struct Slice {
     uint32_t nblocks;
     uint32_t version;
     int fd;
-    uint8_t *index;     // nblocks + 1 offsets
-    uint64_t data_at;   // file offset of the first block
-    uint64_t data_size; // bytes of all blocks
+    uint8_t *index;      // nblocks + 1 offsets
+    uint64_t data_at;    // file offset of the first block
+    uint64_t data_size;  // bytes of all blocks
     uint64_t values_sum; // the header's checksum of every value (egdb_read checks it)
-    atomic_bool broken; // a block failed its check: the balance is no longer probed
+    atomic_bool broken;  // a block failed its check: the balance is no longer probed
     char name[24];
 } Slice;
 
@@ -396,20 +395,23 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
         why = "%s: truncated or unreadable";
     else if (memcmp(h, magic(kind), 8) != 0)
         why = memcmp(h, magic(!kind), 8) == 0 ? "%s: a table of the other model (strict/loose)"
-                                               : "%s: not a Damka database file";
-    else if ((uint32_t)util_get_le(h + 8, 4) != EGDB_VERSION && !(old_ok && (uint32_t)util_get_le(h + 8, 4) == 1))
+                                              : "%s: not a Damka database file";
+    else if ((uint32_t)util_get_le(h + 8, 4) != EGDB_VERSION &&
+             !(old_ok && (uint32_t)util_get_le(h + 8, 4) == 1))
         why = "%s: another version of the format (make egdb rewrites it)";
     else if (h[12] != m.wm || h[13] != m.wk || h[14] != m.bm || h[15] != m.bk ||
              util_get_le(h + 16, 8) != n || (uint32_t)util_get_le(h + 24, 4) != EGDB_BLOCK ||
              (nblocks = (uint32_t)util_get_le(h + 28, 4)) != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
         why = "%s: header does not match its balance";
-    else if ((uint64_t)st.st_size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + util_get_le(h + 40, 8))
+    else if ((uint64_t)st.st_size !=
+             HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + util_get_le(h + 40, 8))
         why = "%s: truncated or too long";
     size_t index_bytes = 8 * ((size_t)nblocks + 1);
     if (!why && (!(s->index = malloc(index_bytes)) ||
                  pread(s->fd, s->index, index_bytes, HEADER_BYTES) != (ssize_t)index_bytes))
         why = "%s: truncated or unreadable";
-    else if (!why && util_get_le(h + 48, 8) != util_fnv1a(s->index, index_bytes, util_fnv1a(h, 48, UTIL_FNV_BASIS)))
+    else if (!why && util_get_le(h + 48, 8) !=
+                         util_fnv1a(s->index, index_bytes, util_fnv1a(h, 48, UTIL_FNV_BASIS)))
         why = "%s: corrupt header or index (checksum)";
     if (why) {
         close_slice(s);
@@ -427,7 +429,8 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
 // check or does not decode to exactly its values.
 static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
 {
-    uint64_t a = util_get_le(s->index + 8 * (size_t)bl, 8), z = util_get_le(s->index + 8 * (size_t)bl + 8, 8);
+    uint64_t a = util_get_le(s->index + 8 * (size_t)bl, 8),
+             z = util_get_le(s->index + 8 * (size_t)bl + 8, 8);
     size_t check = s->version == 1 ? 0 : BLOCK_CHECK_BYTES;
     if (a > z || z > s->data_size || z - a < check || z - a > BLOCK_BYTES_MAX)
         return false;
@@ -440,8 +443,8 @@ static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
     return rle_decode(buf + check, len - check, out, block_count(s->n, bl));
 }
 
-bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values,
-               bool *old_version, char *err, size_t errlen)
+bool egdb_read(const char *path, EgdbMaterial m, EgdbKind kind, uint8_t *values, bool *old_version,
+               char *err, size_t errlen)
 {
     Slice s;
     if (!open_slice(path, m, kind, &s, true, err, errlen))
@@ -573,8 +576,10 @@ int egdb_probe(const Egdb *db, const Board *b, EgdbKind kind, EgdbCache *cache)
         if (!read_block(s, bl, cache->data[slot])) {
             // Damaged since it was opened (or on the disk): say so once, probe it no more.
             if (!atomic_exchange(&s->broken, true))
-                fprintf(stderr, "damka: endgame database %s: block %u is corrupt or unreadable; "
-                                "not used\n", s->name, bl);
+                fprintf(stderr,
+                        "damka: endgame database %s: block %u is corrupt or unreadable; "
+                        "not used\n",
+                        s->name, bl);
             return -1;
         }
         cache->slice[slot] = s;
@@ -608,7 +613,8 @@ int egdb_unmoves(const Board *q, Board *out, int max)
         bool king = (q->kings & at) != 0;
         for (int d = 0; d < DIR_COUNT && n < max; d++) {
             // A man came from one square behind it; a king from any square of an empty ray.
-            bool backward = x == SIDE_WHITE ? (d == DIR_DR || d == DIR_DL) : (d == DIR_UR || d == DIR_UL);
+            bool backward =
+                x == SIDE_WHITE ? (d == DIR_DR || d == DIR_DL) : (d == DIR_UR || d == DIR_UL);
             if (!king && !backward)
                 continue;
             for (Bitboard from = bb_shift(at, d); from && !(from & occ) && n < max;

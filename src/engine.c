@@ -4,10 +4,10 @@
 #include "engine.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include "eval.h"
@@ -19,17 +19,17 @@
 #include "util.h"
 
 struct Engine {
-    Board board;                      // current position (after the game's moves)
-    Key keys[MAX_GAME_PLIES];         // keys of the positions before it, oldest first
+    Board board;              // current position (after the game's moves)
+    Key keys[MAX_GAME_PLIES]; // keys of the positions before it, oldest first
     int nkeys;
     DrawCounters counters;
     Key scratch_keys[MAX_GAME_PLIES]; // keys of a game being set, before it is committed
     TT tt;
     Pool pool;
     SearchShared sh;
-    atomic_bool user_stop;            // stop requested by the front end
-    pthread_mutex_t hold_mu;          // an infinite or ponder search that has ended waits on
-    pthread_cond_t hold_cv;           // hold_cv for stop or ponderhit before it reports
+    atomic_bool user_stop;   // stop requested by the front end
+    pthread_mutex_t hold_mu; // an infinite or ponder search that has ended waits on
+    pthread_cond_t hold_cv;  // hold_cv for stop or ponderhit before it reports
     EngineBestFn on_best;
     void *ctx;
     // Options.
@@ -37,12 +37,12 @@ struct Engine {
     int multipv;
     bool analyse_mode;
     int64_t move_overhead_ms;
-    int move_style;                   // 0 uci, 1 algebraic, 2 numeric
-    int hub_numbering;                // 0 b8, 1 a1
-    Egdb *egdb;                       // endgame databases (NULL: none)
+    int move_style;    // 0 uci, 1 algebraic, 2 numeric
+    int hub_numbering; // 0 b8, 1 a1
+    Egdb *egdb;        // endgame databases (NULL: none)
     char egdb_path[4096];
-    int egdb_pieces;                  // probe up to this many pieces
-    EvalWeights *eval_loaded;         // weights read from eval_path (NULL: the built-in ones)
+    int egdb_pieces;          // probe up to this many pieces
+    EvalWeights *eval_loaded; // weights read from eval_path (NULL: the built-in ones)
     char eval_path[4096];
 };
 
@@ -274,7 +274,10 @@ bool engine_is_quiet(const Board *b)
 
 bool engine_must_capture(const Board *b) { return movegen_has_capture(b); }
 
-uint64_t engine_perft(const Board *b, int depth, bool bulk) { return movegen_perft(b, depth, bulk); }
+uint64_t engine_perft(const Board *b, int depth, bool bulk)
+{
+    return movegen_perft(b, depth, bulk);
+}
 
 uint64_t engine_perft_divide(const Board *b, int depth, bool bulk, MoveList *list,
                              uint64_t counts[MAX_MOVES])
@@ -313,8 +316,7 @@ static void search_done(void *ctx)
     Engine *e = ctx;
     // Infinite and ponder searches report only when told to (stop or ponderhit).
     pthread_mutex_lock(&e->hold_mu);
-    while (!atomic_load(&e->user_stop) &&
-           (e->sh.limits.infinite || atomic_load(&e->sh.pondering)))
+    while (!atomic_load(&e->user_stop) && (e->sh.limits.infinite || atomic_load(&e->sh.pondering)))
         pthread_cond_wait(&e->hold_cv, &e->hold_mu);
     pthread_mutex_unlock(&e->hold_mu);
     if (e->on_best) {
@@ -324,8 +326,7 @@ static void search_done(void *ctx)
     }
 }
 
-bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn on_best,
-               void *ctx)
+bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn on_best, void *ctx)
 {
     engine_stop(e);
     if (movegen_count(&e->board) == 0)
@@ -535,8 +536,7 @@ bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen)
     if (f)
         fclose(f);
     if (!db) {
-        snprintf(err, errlen, "%s; keeping %s", why,
-                 e->egdb_path[0] ? e->egdb_path : "none");
+        snprintf(err, errlen, "%s; keeping %s", why, e->egdb_path[0] ? e->egdb_path : "none");
         free(log);
         return false;
     }

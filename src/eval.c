@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Owns the static evaluation: its named terms (material, men's advancement and structure,
-// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the board's 4x4
-// windows, the king squares, the material table, known drawn endings, and the weights file.
+// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the
+// board's 4x4 windows, the king squares, the material table, known drawn endings, and the weights
+// file.
 #include "eval.h"
 
 #include <assert.h>
@@ -25,8 +26,21 @@ enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, T_THR
 static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance", "structure", "mobility",
                                                    "runaway",  "kings",   "threats"};
 enum {
-    F_MAN, F_KING, F_ADV1, F_ADV6 = F_ADV1 + 5, F_CENTER, F_EDGE, F_BACK, F_MOBILITY, F_RUN3,
-    F_RUN6 = F_RUN3 + 3, F_KING_DIAGONAL, F_KING_MOBILITY, F_HANGING_MAN, F_HANGING_KING, F_COUNT
+    F_MAN,
+    F_KING,
+    F_ADV1,
+    F_ADV6 = F_ADV1 + 5,
+    F_CENTER,
+    F_EDGE,
+    F_BACK,
+    F_MOBILITY,
+    F_RUN3,
+    F_RUN6 = F_RUN3 + 3,
+    F_KING_DIAGONAL,
+    F_KING_MOBILITY,
+    F_HANGING_MAN,
+    F_HANGING_KING,
+    F_COUNT
 };
 
 typedef struct NamedParam {
@@ -35,16 +49,22 @@ typedef struct NamedParam {
     int term;
 } NamedParam;
 
-#define P(field, term) {#field, offsetof(EvalParams, field), term}
-#define PA(field, i, term) {#field "[" #i "]", offsetof(EvalParams, field) + (i) * sizeof(int), term}
+#define P(field, term)                                                                             \
+    {                                                                                              \
+#field, offsetof(EvalParams, field), term                                                  \
+    }
+#define PA(field, i, term)                                                                         \
+    {                                                                                              \
+#field "[" #i "]", offsetof(EvalParams, field) + (i) * sizeof(int), term                   \
+    }
 static const NamedParam PARAMS[F_COUNT] = {
-    P(man, T_MATERIAL),         P(king, T_MATERIAL),          PA(adv, 1, T_ADVANCE),
-    PA(adv, 2, T_ADVANCE),      PA(adv, 3, T_ADVANCE),        PA(adv, 4, T_ADVANCE),
-    PA(adv, 5, T_ADVANCE),      PA(adv, 6, T_ADVANCE),        P(center, T_STRUCTURE),
-    P(edge, T_STRUCTURE),       P(back_guard, T_STRUCTURE),   P(mobility, T_MOBILITY),
-    PA(runaway, 3, T_RUNAWAY),  PA(runaway, 4, T_RUNAWAY),    PA(runaway, 5, T_RUNAWAY),
-    PA(runaway, 6, T_RUNAWAY),  P(king_diagonal, T_KINGS),    P(king_mobility, T_KINGS),
-    P(hanging_man, T_THREATS),  P(hanging_king, T_THREATS),
+    P(man, T_MATERIAL),        P(king, T_MATERIAL),        PA(adv, 1, T_ADVANCE),
+    PA(adv, 2, T_ADVANCE),     PA(adv, 3, T_ADVANCE),      PA(adv, 4, T_ADVANCE),
+    PA(adv, 5, T_ADVANCE),     PA(adv, 6, T_ADVANCE),      P(center, T_STRUCTURE),
+    P(edge, T_STRUCTURE),      P(back_guard, T_STRUCTURE), P(mobility, T_MOBILITY),
+    PA(runaway, 3, T_RUNAWAY), PA(runaway, 4, T_RUNAWAY),  PA(runaway, 5, T_RUNAWAY),
+    PA(runaway, 6, T_RUNAWAY), P(king_diagonal, T_KINGS),  P(king_mobility, T_KINGS),
+    P(hanging_man, T_THREATS), P(hanging_king, T_THREATS),
 };
 #undef P
 #undef PA
@@ -65,8 +85,8 @@ int eval_param(const EvalWeights *w, int i)
 
 // Masks and tables built once: the forward cone of each square for each side, central
 // squares, and the squares of each window.
-static Bitboard cone[2][BIT_COUNT];    // by bit, so the loop over men needs no square lookup
-static Bitboard rank_mask[2][8];        // [side][rank counted from that side]
+static Bitboard cone[2][BIT_COUNT]; // by bit, so the loop over men needs no square lookup
+static Bitboard rank_mask[2][8];    // [side][rank counted from that side]
 static Bitboard center_mask, edge_mask, back_rank[2], diagonal_mask;
 // The eight dark squares of window k as padded bits. In the padded layout a bit's index grows
 // with the rank and, within a rank, with the file: the order of a window's base-3 digits
@@ -77,8 +97,8 @@ static Bitboard window_mask[EVAL_WINDOWS];
 static uint8_t window_bit[EVAL_WINDOWS][8]; // the same bits in order, for machines without pext
 static uint16_t base3[256];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static bool initialised;     // eval_init has run (checked by asserts)
-static EvalWeights builtin;  // read from the built-in weights file by eval_init
+static bool initialised;    // eval_init has run (checked by asserts)
+static EvalWeights builtin; // read from the built-in weights file by eval_init
 
 static void build_windows(void)
 {
@@ -269,28 +289,32 @@ static uint32_t king_squares(Bitboard k)
 }
 
 // A count of one kind of piece as the material table reads it (more than 12 as 12).
-static int material_count(int n) { return n < EVAL_MATERIAL_COUNT - 1 ? n : EVAL_MATERIAL_COUNT - 1; }
+static int material_count(int n)
+{
+    return n < EVAL_MATERIAL_COUNT - 1 ? n : EVAL_MATERIAL_COUNT - 1;
+}
 
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings)
 {
     enum { C = EVAL_MATERIAL_COUNT };
     assert(own_men >= 0 && own_kings >= 0 && enemy_men >= 0 && enemy_kings >= 0);
     return ((material_count(own_men) * C + material_count(own_kings)) * C +
-            material_count(enemy_men)) * C + material_count(enemy_kings);
+            material_count(enemy_men)) *
+               C +
+           material_count(enemy_kings);
 }
 
 // The window states and king squares of both sides, the phase, the material balance and the
 // drawn-ending flag of b.
-static inline __attribute__((always_inline)) void pattern_features(const Board *b,
-                                                                   EvalFeatures *f)
+static inline __attribute__((always_inline)) void pattern_features(const Board *b, EvalFeatures *f)
 {
     Bitboard wm = b->pieces[SIDE_WHITE] & ~b->kings, bm = b->pieces[SIDE_BLACK] & ~b->kings;
     bool white = b->side == SIDE_WHITE;
     int nwm = bb_count(wm), nbm = bb_count(bm);
     int nwk = bb_count(b->pieces[SIDE_WHITE] & b->kings);
     int nbk = bb_count(b->pieces[SIDE_BLACK] & b->kings);
-    f->material = white ? eval_material_index(nwm, nwk, nbm, nbk)
-                        : eval_material_index(nbm, nbk, nwm, nwk);
+    f->material =
+        white ? eval_material_index(nwm, nwk, nbm, nbk) : eval_material_index(nbm, nbk, nwm, nwk);
     window_states(wm, bm, white ? f->own : f->enemy);
     window_states(turn_around(bm), turn_around(wm), white ? f->enemy : f->own);
     uint32_t wk = 0, bk = 0; // each side's kings seen from its own side

@@ -21,9 +21,9 @@
 
 __asm__(READ_ONLY_SECTION
         ".balign 16\n"
-        ".globl " SYMBOL(g_eval_builtin_bytes) "\n"
-        SYMBOL(g_eval_builtin_bytes) ":\n"
-        ".incbin \"" EVAL_WEIGHTS_FILE "\"\n"
-        ".globl " SYMBOL(g_eval_builtin_end) "\n"
-        SYMBOL(g_eval_builtin_end) ":\n"
-        ".previous\n");
+        ".globl " SYMBOL(g_eval_builtin_bytes) "\n" SYMBOL(
+            g_eval_builtin_bytes) ":\n"
+                                  ".incbin \"" EVAL_WEIGHTS_FILE "\"\n"
+                                  ".globl " SYMBOL(g_eval_builtin_end) "\n" SYMBOL(
+                                      g_eval_builtin_end) ":\n"
+                                                          ".previous\n");

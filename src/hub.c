@@ -244,10 +244,10 @@ static void hub_info(void *ctx, const EngineInfo *r)
     Proto *p = ctx;
     char pv[PROTO_LINE_MAX / 2];
     proto_moves_text(r->pv, r->pvlen, engine_hub_format(p->engine), pv, sizeof pv);
-    proto_write(p, "info depth=%d mean-depth=%.2f score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"",
-                r->depth, (double)r->seldepth, (double)hub_score(r->score) / 100.0,
-                (unsigned long long)r->nodes, (double)r->time_ms / 1000.0,
-                (double)proto_nps(r) / 1e6, pv);
+    proto_write(
+        p, "info depth=%d mean-depth=%.2f score=%.2f nodes=%llu time=%.3f nps=%.2f pv=\"%s\"",
+        r->depth, (double)r->seldepth, (double)hub_score(r->score) / 100.0,
+        (unsigned long long)r->nodes, (double)r->time_ms / 1000.0, (double)proto_nps(r) / 1e6, pv);
 }
 
 static void hub_done(void *ctx, const EngineResult *r)

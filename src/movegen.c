@@ -13,15 +13,15 @@
 // ends (Turkish strike, rule 4.7): they block the way and cannot be jumped again (4.9).
 typedef struct CaptureGen {
     MoveList *list;
-    int first;        // index in list of the first capture of this generation (for dedup)
-    Bitboard enemy;   // enemy pieces, the ones already jumped included
-    Bitboard empty;   // empty squares; the capturer's origin counts as empty
-    Bitboard promo;   // promotion rank of the side to move
+    int first;      // index in list of the first capture of this generation (for dedup)
+    Bitboard enemy; // enemy pieces, the ones already jumped included
+    Bitboard empty; // empty squares; the capturer's origin counts as empty
+    Bitboard promo; // promotion rank of the side to move
     uint8_t from;
-    bool all_routes;  // list every route instead of one per resulting position
-    bool crowned;     // a man that was crowned during this capture (rule 4.13)
-    bool count_only;  // bulk counting: one-piece captures are only counted, not listed
-    int singles;      // one-piece captures counted in count_only mode
+    bool all_routes; // list every route instead of one per resulting position
+    bool crowned;    // a man that was crowned during this capture (rule 4.13)
+    bool count_only; // bulk counting: one-piece captures are only counted, not listed
+    int singles;     // one-piece captures counted in count_only mode
     int npath;
     uint8_t path[MAX_PATH];
 } CaptureGen;
@@ -88,8 +88,8 @@ static inline Bitboard first_blocker(Bitboard sq, int d, Bitboard empty)
 // straight back along `came` (that way lies the piece it just jumped).
 static bool king_can_capture(const CaptureGen *g, Bitboard sq, Bitboard captured, int came)
 {
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         if (d == dir_reverse(came))
             continue;
         Bitboard x = first_blocker(sq, d, g->empty) & g->enemy & ~captured;
@@ -110,8 +110,8 @@ static inline void path_push(CaptureGen *g, Bitboard landing)
 static bool king_jumps(CaptureGen *g, Bitboard sq, Bitboard captured, int came)
 {
     bool found = false;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         if (came >= 0 && d == dir_reverse(came))
             continue;
         Bitboard victim = first_blocker(sq, d, g->empty) & g->enemy & ~captured;
@@ -145,8 +145,8 @@ static bool king_jumps(CaptureGen *g, Bitboard sq, Bitboard captured, int came)
 static bool man_jumps(CaptureGen *g, Bitboard sq, Bitboard captured)
 {
     bool found = false;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         Bitboard victim = bb_shift(sq, d) & g->enemy & ~captured;
         Bitboard to = bb_shift(victim, d) & g->empty;
         if (!to)
@@ -186,8 +186,8 @@ static ALWAYS_INLINE void view_init(SideView *s, const Board *b, Side us)
     s->men = s->own & ~b->kings;
     s->kings = s->own & b->kings;
     Bitboard any = 0;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         Bitboard f = bb_shift(bb_shift(s->empty, dir_reverse(d)) & s->enemy, dir_reverse(d));
         s->jump_from[d] = f;
         any |= f;
@@ -200,8 +200,8 @@ static ALWAYS_INLINE bool view_has_capture(const SideView *s)
     if (s->man_jumpers || !s->kings)
         return s->man_jumpers != 0;
     Bitboard hit = 0;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         Bitboard reach = s->kings | bb_ray_fill(s->kings, d, s->empty);
         hit |= bb_shift(bb_shift(reach, d) & s->enemy, d) & s->empty;
     }
@@ -217,8 +217,8 @@ static ALWAYS_INLINE Bitboard split_man_jumps(const SideView *s, Bitboard promo,
                                               Bitboard simple[DIR_COUNT])
 {
     Bitboard full = 0;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         Bitboard landing = bb_shift(bb_shift(s->man_jumpers & s->jump_from[d], d), d);
         Bitboard again = promo;
         for (int d2 = 0; d2 < DIR_COUNT; d2++)
@@ -227,16 +227,15 @@ static ALWAYS_INLINE Bitboard split_man_jumps(const SideView *s, Bitboard promo,
         full |= bb_shift(bb_shift(landing & again, dir_reverse(d)), dir_reverse(d));
         simple[d] = landing & ~again;
     }
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++)
-        simple[d] &= ~bb_shift(bb_shift(full, d), d);
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++) simple[d] &=
+        ~bb_shift(bb_shift(full, d), d);
     return full;
 }
 
 // Walks every capture route of the pieces in `pieces` (the recursive generator). Returns the
 // number of captures counted but not listed.
 static ALWAYS_INLINE int walk_capture_routes(const Board *b, const SideView *s, MoveList *list,
-                                         Bitboard pieces, bool all_routes, bool count_only)
+                                             Bitboard pieces, bool all_routes, bool count_only)
 {
     CaptureGen g = {.list = list,
                     .first = list->count,
@@ -265,8 +264,8 @@ static ALWAYS_INLINE int gen_captures(const Board *b, const SideView *s, MoveLis
     Bitboard simple[DIR_COUNT], promo = b->side == SIDE_WHITE ? BB_RANK8 : BB_RANK1;
     Bitboard full = split_man_jumps(s, promo, simple) | s->kings;
     int n = 0;
-    _Pragma("GCC unroll 4")
-    for (int d = 0; d < DIR_COUNT; d++) {
+    _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++)
+    {
         Bitboard done = simple[d];
         if (count_only) {
             n += bb_count(done);
@@ -292,7 +291,10 @@ static bool side_has_capture(const Board *b, Side us)
 
 bool movegen_has_capture(const Board *b) { return side_has_capture(b, b->side); }
 
-bool movegen_opponent_has_capture(const Board *b) { return side_has_capture(b, side_flip(b->side)); }
+bool movegen_opponent_has_capture(const Board *b)
+{
+    return side_has_capture(b, side_flip(b->side));
+}
 
 // The generators below take the side as a parameter and are inlined with a constant side (see
 // the dispatchers), so the forward shifts and promotion ranks become constants.
@@ -311,10 +313,10 @@ static ALWAYS_INLINE int generate_side(const Board *b, MoveList *list, bool all_
             add_quiet(list, bb_shift(to, dir_reverse(d)), to, (to & promo) != 0);
         }
     for (Bitboard k = s.kings; k; k = bb_pop(k))
-        _Pragma("GCC unroll 4")
-        for (int d = 0; d < DIR_COUNT; d++)
-            for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t; t = bb_pop(t))
-                add_quiet(list, k & -k, t & -t, false);
+        _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT;
+                                     d++) for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t;
+                                               t = bb_pop(t))
+            add_quiet(list, k & -k, t & -t, false);
     return list->count;
 }
 
@@ -331,9 +333,8 @@ static ALWAYS_INLINE int count_side(const Board *b, Side us)
     for (int d = first_fwd; d < first_fwd + 2; d++)
         n += bb_count(bb_shift(s.men, d) & s.empty);
     if (s.kings)
-        _Pragma("GCC unroll 4")
-        for (int d = 0; d < DIR_COUNT; d++)
-            n += bb_count(bb_ray_fill(s.kings, d, s.empty));
+        _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT; d++) n +=
+            bb_count(bb_ray_fill(s.kings, d, s.empty));
     return n;
 }
 
@@ -405,14 +406,15 @@ static ALWAYS_INLINE uint64_t perft_bulk_side(const Board *b, int depth, Side us
             n += perft_child(&child, depth, them);
         }
     for (Bitboard k = s.kings; k; k = bb_pop(k))
-        _Pragma("GCC unroll 4")
-        for (int d = 0; d < DIR_COUNT; d++)
-            for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t; t = bb_pop(t)) {
-                Bitboard step = (k & -k) | (t & -t);
-                child.pieces[us] = s.own ^ step;
-                child.kings = b->kings ^ step;
-                n += perft_child(&child, depth, them);
-            }
+        _Pragma("GCC unroll 4") for (int d = 0; d < DIR_COUNT;
+                                     d++) for (Bitboard t = bb_ray_fill(k & -k, d, s.empty); t;
+                                               t = bb_pop(t))
+        {
+            Bitboard step = (k & -k) | (t & -t);
+            child.pieces[us] = s.own ^ step;
+            child.kings = b->kings ^ step;
+            n += perft_child(&child, depth, them);
+        }
     return n;
 }
 

@@ -342,8 +342,8 @@ static bool route_fits(const Move *m, const Square *sq, int n, bool hub)
 
 // The one move among routes that the squares name (exact or not), NULL when none does;
 // *several is set when two different moves fit.
-static const Move *find_route(const MoveList *routes, const Square *sq, int n, bool hub,
-                              bool exact, bool *several)
+static const Move *find_route(const MoveList *routes, const Square *sq, int n, bool hub, bool exact,
+                              bool *several)
 {
     const Move *found = NULL;
     *several = false;
@@ -402,7 +402,8 @@ void notation_diagram(const Board *b, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, " %d ", y + 1);
         for (int x = 0; x < 8 && n < len; x++) {
             Square s = tables_square_at(x, y);
-            n += (size_t)snprintf(buf + n, len - n, "%c ", s < 0 ? ' ' : PIECE[board_piece_at(b, s)]);
+            n += (size_t)snprintf(buf + n, len - n, "%c ",
+                                  s < 0 ? ' ' : PIECE[board_piece_at(b, s)]);
         }
         if (n < len)
             n += (size_t)snprintf(buf + n, len - n, "\n");

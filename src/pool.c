@@ -72,7 +72,8 @@ static bool start_threads(Pool *p, int n)
             p->fail_after--;
         p->workers[i] = fail ? NULL : search_worker_new(i);
         p->slots[i] = (PoolSlot){p, i, p->search_id};
-        if (!p->workers[i] || pthread_create(&p->threads[i], NULL, thread_main, &p->slots[i]) != 0) {
+        if (!p->workers[i] ||
+            pthread_create(&p->threads[i], NULL, thread_main, &p->slots[i]) != 0) {
             search_worker_free(p->workers[i]);
             p->workers[i] = NULL;
             return false;

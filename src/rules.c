@@ -9,12 +9,12 @@
 
 // In rule 7.2 "a move" is one move by each player: N moves = 2N plies.
 enum {
-    PLIES_3K_VS_K = 30,      // 7.2.4: 15 moves
-    PLIES_KINGS_ONLY = 30,   // 7.2.5: 15 moves
-    PLIES_BALANCE_SMALL = 60, // 7.2.6: 30 moves with 4 or 5 pieces
+    PLIES_3K_VS_K = 30,        // 7.2.4: 15 moves
+    PLIES_KINGS_ONLY = 30,     // 7.2.5: 15 moves
+    PLIES_BALANCE_SMALL = 60,  // 7.2.6: 30 moves with 4 or 5 pieces
     PLIES_BALANCE_LARGE = 120, // 7.2.6: 60 moves with 6 or 7 pieces
-    PLIES_DIAGONAL = 10,     // 7.2.7: 5 moves
-    PLIES_SMALL = 10,        // 7.2.8: 5 moves
+    PLIES_DIAGONAL = 10,       // 7.2.7: 5 moves
+    PLIES_SMALL = 10,          // 7.2.8: 5 moves
 };
 
 // The long diagonal a1-h8: squares 29, 25, 22, 18, 15, 11, 8, 4.
@@ -52,8 +52,8 @@ DrawCounters rules_after_move(DrawCounters c, const Board *b, const Move *m)
         Board after = *b;
         board_play_unkeyed(&after, m);
         if (rules_diagonal_ending(&after))
-            diagonal = !capture && !promotion && rules_diagonal_ending(b) ? (uint16_t)(c.diagonal + 1)
-                                                                    : 0;
+            diagonal =
+                !capture && !promotion && rules_diagonal_ending(b) ? (uint16_t)(c.diagonal + 1) : 0;
     }
     c.diagonal = diagonal;
     return c;
@@ -117,14 +117,22 @@ GameResult rules_game_result(const Board *b, DrawCounters c, const Key *keys, in
 const char *rules_result_text(GameResult r)
 {
     switch (r) {
-    case GAME_ONGOING: return "game goes on";
-    case GAME_LOSS: return "no legal move";
-    case GAME_DRAW_REPETITION: return "threefold repetition (7.2.3)";
-    case GAME_DRAW_3K_VS_K: return "three kings against one, 15 moves (7.2.4)";
-    case GAME_DRAW_KINGS_ONLY: return "15 moves of kings only (7.2.5)";
-    case GAME_DRAW_BALANCE: return "unchanged balance with kings (7.2.6)";
-    case GAME_DRAW_DIAGONAL: return "lone king on the long diagonal, 5 moves (7.2.7)";
-    case GAME_DRAW_SMALL: return "small ending against a lone king, 5 moves (7.2.8)";
+    case GAME_ONGOING:
+        return "game goes on";
+    case GAME_LOSS:
+        return "no legal move";
+    case GAME_DRAW_REPETITION:
+        return "threefold repetition (7.2.3)";
+    case GAME_DRAW_3K_VS_K:
+        return "three kings against one, 15 moves (7.2.4)";
+    case GAME_DRAW_KINGS_ONLY:
+        return "15 moves of kings only (7.2.5)";
+    case GAME_DRAW_BALANCE:
+        return "unchanged balance with kings (7.2.6)";
+    case GAME_DRAW_DIAGONAL:
+        return "lone king on the long diagonal, 5 moves (7.2.7)";
+    case GAME_DRAW_SMALL:
+        return "small ending against a lone king, 5 moves (7.2.8)";
     }
     return "unknown";
 }

@@ -22,29 +22,28 @@
 // (logs in bench/matches/, figures in bench/RESULTS.md); "first choice" means set by hand and
 // not tuned since.
 enum {
-    CHECK_EVERY = 1024,     // nodes between two looks at the clock and publishing the node
-                            // count (the stop flag and node limits are checked every node);
-                            // a power of two, cheap next to 6 M nodes/s: first choice
-    ASPIRATION_DEPTH = 5,   // first depth searched with an aspiration window: first choice
-    ASPIRATION_DELTA = 20,  // initial half-width of the window, in centi-men: first choice
-    ASPIRATION_MAX = 400,   // a window grown past this half-width opens fully: first choice
-    LMR_MIN_DEPTH = 3,      // late-move reductions from this depth (match, 2026-11-29)
-    LMR_MIN_MOVES = 2,      // moves searched at full depth before reductions start (match)
-    RFP_MAX_DEPTH = 6,      // reverse futility pruning up to this depth (match, lmr-rfp)
-    RFP_MARGIN = 70,        // per ply of depth, in centi-men (match, lmr-rfp)
-    LMP_MAX_DEPTH = 5,      // late-move pruning of quiet moves up to this depth (match,
-                            // prune-lmp-futility-iir)
-    FUTILITY_MAX_DEPTH = 3, // futility pruning of quiet moves up to this depth (same match)
-    FUTILITY_MARGIN = 80,   // per ply of depth, in centi-men (same match)
-    IIR_MIN_DEPTH = 5,      // no TT move from this depth on: search one ply shallower (same)
-    SE_MIN_DEPTH = 8,       // singular extension of the TT move from this depth (match,
-                            // 2026-12-05, search-singular; the depth itself a first choice)
-    SE_MARGIN = 2,          // centi-men per ply of depth below the TT score (same match)
-    REPORT_NEW_BEST_MS = 500, // a new best move mid-iteration is reported after this time
-    REPORT_BOUND_MS = 1000,   // fail-high/low lines are reported after this time
+    CHECK_EVERY = 1024,        // nodes between two looks at the clock and publishing the node
+                               // count (the stop flag and node limits are checked every node);
+                               // a power of two, cheap next to 6 M nodes/s: first choice
+    ASPIRATION_DEPTH = 5,      // first depth searched with an aspiration window: first choice
+    ASPIRATION_DELTA = 20,     // initial half-width of the window, in centi-men: first choice
+    ASPIRATION_MAX = 400,      // a window grown past this half-width opens fully: first choice
+    LMR_MIN_DEPTH = 3,         // late-move reductions from this depth (match, 2026-11-29)
+    LMR_MIN_MOVES = 2,         // moves searched at full depth before reductions start (match)
+    RFP_MAX_DEPTH = 6,         // reverse futility pruning up to this depth (match, lmr-rfp)
+    RFP_MARGIN = 70,           // per ply of depth, in centi-men (match, lmr-rfp)
+    LMP_MAX_DEPTH = 5,         // late-move pruning of quiet moves up to this depth (match,
+                               // prune-lmp-futility-iir)
+    FUTILITY_MAX_DEPTH = 3,    // futility pruning of quiet moves up to this depth (same match)
+    FUTILITY_MARGIN = 80,      // per ply of depth, in centi-men (same match)
+    IIR_MIN_DEPTH = 5,         // no TT move from this depth on: search one ply shallower (same)
+    SE_MIN_DEPTH = 8,          // singular extension of the TT move from this depth (match,
+                               // 2026-12-05, search-singular; the depth itself a first choice)
+    SE_MARGIN = 2,             // centi-men per ply of depth below the TT score (same match)
+    REPORT_NEW_BEST_MS = 500,  // a new best move mid-iteration is reported after this time
+    REPORT_BOUND_MS = 1000,    // fail-high/low lines are reported after this time
     EVAL_NONE = SCORE_INF + 1, // no static score (a capture is pending)
 };
-
 
 _Static_assert(SCORE_EGDB_MAX + EGDB_F_ANY < SCORE_WIN_MIN, "database wins stay below search wins");
 
@@ -107,7 +106,6 @@ void search_worker_clear(SearchWorker *w)
         memset(w->stack[i].killers, 0, sizeof w->stack[i].killers);
 }
 
-
 void search_worker_reset_counts(SearchWorker *w)
 {
     w->local_nodes = 0;
@@ -117,8 +115,6 @@ void search_worker_reset_counts(SearchWorker *w)
 }
 
 uint64_t search_worker_nodes(const SearchWorker *w) { return search_published_nodes(w); }
-
-
 
 // The endgame databases' score of b at ply, under the game's counters, or false when b is not
 // in them, has a capture pending, or they cannot settle it at these counters (verdict.h:
@@ -161,7 +157,6 @@ static bool stopped(const SearchWorker *w)
            atomic_load_explicit(&w->sh->stop, memory_order_relaxed);
 }
 
-
 // Counts a node; every CHECK_EVERY nodes the main thread checks the hard limits.
 static void count_node(SearchWorker *w, int ply)
 {
@@ -172,7 +167,8 @@ static void count_node(SearchWorker *w, int ply)
     // A node limit is exact: with one, every node of every thread is counted in one place.
     if (sh->limits.nodes &&
         timeman_out_of_nodes(sh->limits.nodes,
-                             atomic_fetch_add_explicit(&sh->nodes_used, 1, memory_order_relaxed) + 1))
+                             atomic_fetch_add_explicit(&sh->nodes_used, 1, memory_order_relaxed) +
+                                 1))
         atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
     if ((w->local_nodes & (CHECK_EVERY - 1)) != 0)
         return;
@@ -202,7 +198,8 @@ static bool is_draw(const SearchWorker *w, const Board *b, int ply)
 
 static void push(SearchWorker *w, const Board *parent, const Move *m, const Board *child, int ply)
 {
-    assert(ply >= 0 && ply + 1 < MAX_PLY + 2 && w->key_base + ply + 1 < MAX_GAME_PLIES + MAX_PLY + 2);
+    assert(ply >= 0 && ply + 1 < MAX_PLY + 2 &&
+           w->key_base + ply + 1 < MAX_GAME_PLIES + MAX_PLY + 2);
     w->stack[ply + 1].counters = rules_after_move(w->stack[ply].counters, parent, m);
     w->keys[w->key_base + ply + 1] = child->key;
 }
@@ -273,8 +270,8 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     return best;
 }
 
-static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
-                    int ply, bool pv_node);
+static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth, int ply,
+                    bool pv_node);
 
 // A node of the main search while it is searched: its window and depth as the steps change
 // them, and what the steps before the move loop learned of it.
@@ -284,18 +281,18 @@ typedef struct Node {
     Depth depth;
     int ply;
     bool pv_node;
-    bool marked;        // another thread is searching this position too (breadcrumbs)
-    uint16_t excluded;  // the move left out here (the singular test), 0 if none
+    bool marked;       // another thread is searching this position too (breadcrumbs)
+    uint16_t excluded; // the move left out here (the singular test), 0 if none
     bool tt_hit;
     TTData tt;
-    Bound db_bound;     // BOUND_NONE, or what a database value of this node bounds
-    Score db;           // that value: a win's is a floor, a loss's a ceiling of the node's score
-    Score ev;           // the static score, EVAL_NONE when a capture is due
-    bool quiet;         // no capture for the side to move
-    bool improving;     // the static score rose since two plies before
-    bool prunable;      // a quiet non-PV node with no threat and no database bound
-    uint16_t extend;    // the move searched one ply deeper (singular extension), 0 if none
-    int n;              // the legal moves
+    Bound db_bound;  // BOUND_NONE, or what a database value of this node bounds
+    Score db;        // that value: a win's is a floor, a loss's a ceiling of the node's score
+    Score ev;        // the static score, EVAL_NONE when a capture is due
+    bool quiet;      // no capture for the side to move
+    bool improving;  // the static score rose since two plies before
+    bool prunable;   // a quiet non-PV node with no threat and no database bound
+    uint16_t extend; // the move searched one ply deeper (singular extension), 0 if none
+    int n;           // the legal moves
     MoveList list;
 } Node;
 
@@ -371,8 +368,8 @@ static bool node_moves_and_eval(SearchWorker *w, Node *nd, Score *out)
     nd->quiet = !nd->list.moves[0].captured;
     nd->ev = EVAL_NONE;
     if (nd->quiet)
-        nd->ev = nd->tt_hit && nd->tt.eval != EVAL_NONE ? nd->tt.eval
-                                                          : eval_evaluate(w->sh->eval, b);
+        nd->ev =
+            nd->tt_hit && nd->tt.eval != EVAL_NONE ? nd->tt.eval : eval_evaluate(w->sh->eval, b);
     w->stack[ply].eval = nd->ev;
     nd->improving = nd->ev != EVAL_NONE && ply >= 2 &&
                     (w->stack[ply - 2].eval == EVAL_NONE || nd->ev > w->stack[ply - 2].eval);
@@ -422,8 +419,8 @@ static bool node_prunes(SearchWorker *w, Node *nd, Score *out)
 
 // Late-move reduction of the i-th move m (a late quiet move): more away from the PV and when
 // the static score is falling, less for killers and moves of good history.
-static Depth reduction(const SearchWorker *w, const Node *nd, const Move *m, int i,
-                       int32_t score, Depth new_depth)
+static Depth reduction(const SearchWorker *w, const Node *nd, const Move *m, int i, int32_t score,
+                       Depth new_depth)
 {
     Depth r = lmr_table[nd->depth < 64 ? nd->depth : 63][i];
     r += !nd->pv_node && !nd->improving;
@@ -441,8 +438,8 @@ static Depth reduction(const SearchWorker *w, const Node *nd, const Move *m, int
 // Searches child, the position after the i-th move m: the first move with the full window,
 // the others with a null window (reduced first when late and quiet), then the full window on
 // a PV node when they land inside it.
-static Score search_child(SearchWorker *w, const Node *nd, const Board *child, const Move *m,
-                          int i, int32_t score)
+static Score search_child(SearchWorker *w, const Node *nd, const Board *child, const Move *m, int i,
+                          int32_t score)
 {
     Depth new_depth = nd->depth - 1 + (nd->extend && move_code(m) == nd->extend);
     Score alpha = nd->alpha, beta = nd->beta;
@@ -568,8 +565,8 @@ static Score search_node(SearchWorker *w, const Board *b, Score alpha, Score bet
 // more there, so that two threads in step on one subtree drift apart.
 enum { CRUMB_PLIES = 8 };
 
-static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth,
-                    int ply, bool pv_node)
+static Score search(SearchWorker *w, const Board *b, Score alpha, Score beta, Depth depth, int ply,
+                    bool pv_node)
 {
     if (depth <= 0)
         return qsearch(w, b, alpha, beta, ply, 0);
@@ -688,8 +685,8 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     memcpy(w->keys, sh->history + (sh->history_len - n), (size_t)n * sizeof(Key));
     w->key_base = n;
     w->keys[n] = sh->root.key;
-    w->egdb_root = sh->egdb && __builtin_popcountll(sh->root.pieces[0] | sh->root.pieces[1]) <=
-                                   sh->egdb_pieces;
+    w->egdb_root = sh->egdb &&
+                   __builtin_popcountll(sh->root.pieces[0] | sh->root.pieces[1]) <= sh->egdb_pieces;
     w->stack[0].counters = sh->root_counters;
     w->stack[0].eval = w->stack[1].eval = EVAL_NONE;
     for (int i = 0; i < MAX_PLY + 2; i++)
@@ -732,8 +729,6 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
     }
 }
 
-
-
 static void finish_main(SearchWorker *w)
 {
     SearchShared *sh = w->sh;
@@ -771,8 +766,8 @@ void search_run(SearchWorker *w, SearchShared *sh)
     int lines = sh->limits.multipv < 1 ? 1 : sh->limits.multipv;
     if (lines > w->nroots)
         lines = w->nroots;
-    Depth max_depth = sh->limits.depth > 0 && sh->limits.depth < MAX_PLY - 1 ? sh->limits.depth
-                                                                              : MAX_PLY - 1;
+    Depth max_depth =
+        sh->limits.depth > 0 && sh->limits.depth < MAX_PLY - 1 ? sh->limits.depth : MAX_PLY - 1;
     // `go mate N`: a win in N moves is at most 2N - 1 plies deep.
     if (sh->limits.mate > 0 && sh->limits.depth == 0 && 2 * sh->limits.mate < max_depth)
         max_depth = 2 * sh->limits.mate;
@@ -827,4 +822,3 @@ void search_run(SearchWorker *w, SearchShared *sh)
     if (is_main)
         finish_main(w);
 }
-

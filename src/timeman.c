@@ -7,9 +7,9 @@
 // Tuned by hand for draughts games of 60-100 plies; the 1,000-game time-loss runs of
 // bench/RESULTS.md (1 s + 0.1 s) lost none on time with them.
 enum {
-    MOVES_HORIZON = 18,     // sudden death: plan as if this many moves remain (30 before:
-                            // games of 33-38 moves ended with 43-71 % of a 10 s clock unused)
-    HARD_FACTOR = 5,        // the hard limit is at most this many soft targets
+    MOVES_HORIZON = 18, // sudden death: plan as if this many moves remain (30 before:
+                        // games of 33-38 moves ended with 43-71 % of a 10 s clock unused)
+    HARD_FACTOR = 5,    // the hard limit is at most this many soft targets
     MIN_THINK_MS = 1,
     NEXT_ITERATION_PCT = 60, // past this share of the target the next iteration rarely ends
     DROP_SMALL = 20,         // a score fall (centi-men) that stretches the target by 25%
@@ -31,8 +31,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 TimeInput timeman_uci_input(bool has_clock, int64_t time_ms, int64_t inc_ms, int movestogo,
                             int64_t movetime_ms)
 {
-    return (TimeInput){has_clock, max64(time_ms, 0), max64(inc_ms, 0), movestogo,
-                       max64(movetime_ms, 0), 0};
+    return (TimeInput){has_clock, max64(time_ms, 0),     max64(inc_ms, 0),
+                       movestogo, max64(movetime_ms, 0), 0};
 }
 
 TimeInput timeman_hub_input(bool has_clock, int64_t time_ms, int64_t inc_ms, int moves,

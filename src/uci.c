@@ -141,9 +141,9 @@ static void uci_best(void *ctx, const EngineResult *r)
                      "bestmove (none)");
 }
 
-static const char *const GO_KEYWORDS[] = {"searchmoves", "ponder", "wtime", "btime", "winc",
-                                          "binc", "movestogo", "depth", "nodes", "movetime",
-                                          "mate", "infinite", "perft"};
+static const char *const GO_KEYWORDS[] = {"searchmoves", "ponder",    "wtime", "btime", "winc",
+                                          "binc",        "movestogo", "depth", "nodes", "movetime",
+                                          "mate",        "infinite",  "perft"};
 
 static bool is_go_keyword(const char *t)
 {

@@ -23,9 +23,8 @@ Verdict verdict_of_value(const Board *b, int v, int loose, DrawCounters c, int *
         if (!balance_rules) {
             counter = c.reversible;
             if ((b->pieces[0] & b->kings) && (b->pieces[1] & b->kings)) {
-                int slack = __builtin_popcountll(b->pieces[0] | b->pieces[1]) >= 6
-                                ? SLACK_LARGE
-                                : SLACK_SMALL;
+                int slack = __builtin_popcountll(b->pieces[0] | b->pieces[1]) >= 6 ? SLACK_LARGE
+                                                                                   : SLACK_SMALL;
                 if (c.balance - slack > counter)
                     counter = c.balance - slack;
             }
@@ -68,8 +67,8 @@ Verdict verdict_judge(const Egdb *db, const Board *b, DrawCounters c, EgdbCache 
 static int progress(const Board *b, Side winner)
 {
     Bitboard mine = b->pieces[winner], theirs = b->pieces[side_flip(winner)];
-    int p = 2 * (EGDB_PIECES_MAX - 1 - bb_count(theirs)) + bb_count(mine) +
-            bb_count(mine & b->kings);
+    int p =
+        2 * (EGDB_PIECES_MAX - 1 - bb_count(theirs)) + bb_count(mine) + bb_count(mine & b->kings);
     assert(p >= 0 && p <= VERDICT_PROGRESS_MAX);
     return p;
 }

@@ -117,44 +117,53 @@ static const struct {
 } THEORY[] = {
     {"W:WKc1:BKf8", "one king against one king, neither attacked: draw", 0},
     {"B:WKc1:BKf8", "one king against one king, Black to move: draw", 0},
-    {"W:WKa1:BKh8", "kings at both ends of the long diagonal: the side to move must step into "
-                    "the other's capture: lost",
+    {"W:WKa1:BKh8",
+     "kings at both ends of the long diagonal: the side to move must step into "
+     "the other's capture: lost",
      -1},
     {"W:WKc1,Ke1:BKd8", "two kings against one: draw", 0},
     {"B:WKc1,Ke1:BKd8", "two kings against one, the lone king to move: draw", 0},
     {"W:WKc1,Ke1,Kg1:BKh8", "three kings against a lone king on the long diagonal: draw", 0},
-    {"B:WKc1,Ke1,Kg1:BKb2", "three kings against a lone king holding the long diagonal, it to "
-                            "move: draw",
+    {"B:WKc1,Ke1,Kg1:BKb2",
+     "three kings against a lone king holding the long diagonal, it to "
+     "move: draw",
      0},
-    {"W:WKa1,Kc1,Ke1:BKf8", "Petrov's position (A. D. Petrov, 1827): three kings, one holding "
-                            "the long diagonal, catch the lone king within 15 moves",
+    {"W:WKa1,Kc1,Ke1:BKf8",
+     "Petrov's position (A. D. Petrov, 1827): three kings, one holding "
+     "the long diagonal, catch the lone king within 15 moves",
      1},
-    {"W:WKa1,Kc1,Ke1:BKc7", "Timoneda's position (1635), the same kings against a king on c7: "
-                            "won",
+    {"W:WKa1,Kc1,Ke1:BKc7",
+     "Timoneda's position (1635), the same kings against a king on c7: "
+     "won",
      1},
-    {"W:WKc3,Kd6,Ke3:BKd8", "Petrov's triangle itself (kings c3, d6, e3): the lone king is "
-                            "caught within the 15 moves",
+    {"W:WKc3,Kd6,Ke3:BKd8",
+     "Petrov's triangle itself (kings c3, d6, e3): the lone king is "
+     "caught within the 15 moves",
      1},
     {"W:WKa1,Kb2,Kc3:BKh4", "three kings holding the long diagonal: a win within 15 moves", 1},
     {"B:WKa1,Kb2,Kc3:BKh4", "the same with the lone king to move: lost within 15 moves", -1},
-    {"B:WKa1,Kb2,Kc3:BKe7", "three kings on the long diagonal, the lone king in the middle of "
-                            "the board: lost",
+    {"B:WKa1,Kb2,Kc3:BKe7",
+     "three kings on the long diagonal, the lone king in the middle of "
+     "the board: lost",
      -1},
-    {"W:WKh2,b4,c3:BKg1", "Sargin's position (D. I. Sargin, 1891): two men cut off on the "
-                          "lower double diagonal a7-g1, White to move wins",
+    {"W:WKh2,b4,c3:BKg1",
+     "Sargin's position (D. I. Sargin, 1891): two men cut off on the "
+     "lower double diagonal a7-g1, White to move wins",
      1},
     {"B:WKh2,b4,c3:BKg1", "Sargin's position with Black to move: a draw", 0},
-    {"W:WKh2:Bf6,g5,h4", "a king cutting three men off on the upper double diagonal b8-h2 "
-                         "wins",
+    {"W:WKh2:Bf6,g5,h4",
+     "a king cutting three men off on the upper double diagonal b8-h2 "
+     "wins",
      1},
-    {"W:WKf8:Ba5,b6,c7", "a king cutting three men off on the upper triple diagonal a3-f8 wins",
-     1},
-    {"W:WKa1:Bb4,c5,d6", "a king cutting three men off only on the long diagonal: one breaks "
-                         "through, a draw",
+    {"W:WKf8:Ba5,b6,c7", "a king cutting three men off on the upper triple diagonal a3-f8 wins", 1},
+    {"W:WKa1:Bb4,c5,d6",
+     "a king cutting three men off only on the long diagonal: one breaks "
+     "through, a draw",
      0},
     {"W:WKh2:Bf6,g5,h4,h6", "one king against four men, cut off on the long diagonal: won", 1},
-    {"B:Wf4,g5,h4,h6:BKh8", "four men against a king on h8, the king to move: the men break "
-                            "through, a draw",
+    {"B:Wf4,g5,h4,h6:BKh8",
+     "four men against a king on h8, the king to move: the men break "
+     "through, a draw",
      0},
 };
 
@@ -176,8 +185,8 @@ static int check_theory(const char *dir, int above)
         ck_assert(!movegen_has_capture(&b));
         int v = egdb_probe(db, &b, EGDB_STRICT, &cache);
         int got = egdb_is_win(v) ? 1 : egdb_is_loss(v) ? -1 : 0;
-        ck_assert_msg(got == THEORY[i].result, "%s (%s): value %d", THEORY[i].what,
-                      THEORY[i].fen, v);
+        ck_assert_msg(got == THEORY[i].result, "%s (%s): value %d", THEORY[i].what, THEORY[i].fen,
+                      v);
         checked++;
     }
     egdb_close(db);
@@ -216,9 +225,9 @@ static void damaged_copy(EgdbMaterial m, const char *dir, int how)
     else if (how == 4)
         buf[n - 3] ^= 0x5A; // a byte of the last block
     else if (how == 2)
-        n -= 17;            // truncated
+        n -= 17; // truncated
     else if (how == 3)
-        buf[8] = 99;        // another version
+        buf[8] = 99; // another version
     f = fopen(to, "wb");
     ck_assert(f != NULL);
     ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
@@ -288,14 +297,13 @@ static Score search_with_db(Engine *e, const char *fen, int depth)
 // draw, the loose table decides: its draws (or its values past their budget, by 7.2.5's
 // counter) are draws, the rest says nothing (a defender that took such wins for draws walked
 // into them). A set with no loose tables takes a strict draw as it is.
-static Verdict verdict2(const char *fen, int v, int loose, int reversible, int balance,
-                            int *left)
+static Verdict verdict2(const char *fen, int v, int loose, int reversible, int balance, int *left)
 {
     Board b;
     char err[128];
     ck_assert_msg(notation_parse_fen(fen, &b, err, sizeof err), "%s", err);
     return verdict_of_value(&b, v, loose,
-                        (DrawCounters){(uint16_t)reversible, (uint16_t)balance, 0}, left);
+                            (DrawCounters){(uint16_t)reversible, (uint16_t)balance, 0}, left);
 }
 
 static Verdict verdict(const char *fen, int v, int reversible, int balance, int *left)
@@ -327,8 +335,7 @@ START_TEST(test_egdb_verdict_under_the_counters)
     ck_assert_int_eq(verdict(small, win, 0, 13, &left), VERDICT_DRAW);
     ck_assert_int_eq(verdict(small, win, 0, 12, &left), VERDICT_WIN);
     ck_assert_int_eq(verdict(three_kings, loss, 0, 13, &left), VERDICT_DRAW);
-    ck_assert_int_eq(verdict(three_kings, EGDB_LOSS + EGDB_F_ANY, 0, 29, &left),
-                     VERDICT_LOSS);
+    ck_assert_int_eq(verdict(three_kings, EGDB_LOSS + EGDB_F_ANY, 0, 29, &left), VERDICT_LOSS);
     // With the loose table. A strict draw with men: the loose value decides, by 7.2.5's count.
     ck_assert_int_eq(verdict(men, EGDB_DRAW, 0, 0, &left), VERDICT_DRAW); // no loose table
     ck_assert_int_eq(verdict2(men, EGDB_DRAW, EGDB_DRAW, 0, 0, &left), VERDICT_DRAW);
@@ -439,8 +446,8 @@ START_TEST(test_egdb_search_uses_it)
     char err[ENGINE_ERR_MAX];
     ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
     ck_assert_int_eq(engine_egdb_loaded(e), 4);
-    ck_assert(engine_set_position(e, "W:WKa1,Kb2,Kc3:BKh4", NULL, 0, MOVE_FMT_UCI, err,
-                                  sizeof err));
+    ck_assert(
+        engine_set_position(e, "W:WKa1,Kb2,Kc3:BKh4", NULL, 0, MOVE_FMT_UCI, err, sizeof err));
     EngineGo go;
     engine_go_depth(&go, 4);
     static EngineInfo last;
@@ -459,9 +466,9 @@ START_TEST(test_egdb_search_uses_it)
     // twelve quiet plies (no capture since) has used up more than its budget of 10.
     static const char *const shuffle[] = {"c3-d2", "e7-d8", "d2-c3", "d8-c7", "c3-d2", "c7-d6",
                                           "d2-c3", "d6-e7", "b2-a3", "e7-g5", "a3-b2", "g5-h4"};
-    ck_assert_msg(engine_set_position(e, "W:WKa1,Kb2,Kc3:BKe7", shuffle, 12, MOVE_FMT_ALG, err,
-                                      sizeof err),
-                  "%s", err);
+    ck_assert_msg(
+        engine_set_position(e, "W:WKa1,Kb2,Kc3:BKe7", shuffle, 12, MOVE_FMT_ALG, err, sizeof err),
+        "%s", err);
     Board target;
     test_fen("W:WKa1,Kb2,Kc3:BKh4", &target);
     ck_assert(board_equal(engine_board(e), &target));

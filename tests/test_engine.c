@@ -16,9 +16,9 @@
 #include "search.h"
 #include "tables.h"
 #include "test_suites.h"
-#include "util.h"
 #include "timeman.h"
 #include "tt.h"
+#include "util.h"
 
 // ---- Rules 7.2 --------------------------------------------------------------------------------
 
@@ -381,8 +381,7 @@ START_TEST(test_search_puzzles)
     search_fen(e, p->fen, p->depth, best, &score);
     ck_assert_msg(is_one_of(best, p->best), "%s: played %s, want %s (score %d)", p->what, best,
                   p->best, score);
-    ck_assert_msg(score >= p->min_score, "%s: score %d, want >= %d", p->what, score,
-                  p->min_score);
+    ck_assert_msg(score >= p->min_score, "%s: score %d, want >= %d", p->what, score, p->min_score);
     engine_free(e);
 }
 END_TEST
@@ -398,9 +397,9 @@ START_TEST(test_search_draw_rule_7_2_7)
                                         "a1-b2", "f8-e7", "b2-a1", "e7-d8"};
     char err[128];
     engine_new_game(e);
-    ck_assert_msg(engine_set_position(e, "W:WK2,K3,K12:BK29", moves, 9, MOVE_FMT_ALG, err,
-                                      sizeof err),
-                  "%s", err);
+    ck_assert_msg(
+        engine_set_position(e, "W:WK2,K3,K12:BK29", moves, 9, MOVE_FMT_ALG, err, sizeof err), "%s",
+        err);
     ck_assert_int_eq(engine_game_result(e), GAME_ONGOING);
     EngineGo go;
     EngineResult r;
@@ -423,9 +422,9 @@ START_TEST(test_search_repetition_in_search)
     static const char *const moves[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7", "a1-b2", "a7-b8"};
     char err[128];
     engine_new_game(e);
-    ck_assert_msg(engine_set_position(e, "W:WK29,21,26,28:BK5,4", moves, 6, MOVE_FMT_ALG, err,
-                                      sizeof err),
-                  "%s", err);
+    ck_assert_msg(
+        engine_set_position(e, "W:WK29,21,26,28:BK5,4", moves, 6, MOVE_FMT_ALG, err, sizeof err),
+        "%s", err);
     EngineGo go;
     EngineResult r;
     engine_go_depth(&go, 8);
@@ -442,7 +441,8 @@ START_TEST(test_search_repetition_in_search)
     // And a third occurrence in the game itself is the draw of rule 7.2.3.
     static const char *const more[] = {"a1-b2", "a7-b8", "b2-a1", "b8-a7",
                                        "a1-b2", "a7-b8", "b2-a1", "b8-a7"};
-    ck_assert(engine_set_position(e, "W:WK29,21,26,28:BK5,4", more, 8, MOVE_FMT_ALG, err, sizeof err));
+    ck_assert(
+        engine_set_position(e, "W:WK29,21,26,28:BK5,4", more, 8, MOVE_FMT_ALG, err, sizeof err));
     ck_assert_int_eq(engine_game_result(e), GAME_DRAW_REPETITION);
     engine_free(e);
 }
@@ -465,8 +465,8 @@ START_TEST(test_smp_same_forced_wins)
         char best[MOVE_TEXT_MAX];
         Score score;
         search_fen(e, PUZZLES[i].fen, PUZZLES[i].depth + 4, best, &score);
-        ck_assert_msg(is_one_of(best, PUZZLES[i].best), "%s: 4 threads played %s",
-                      PUZZLES[i].what, best);
+        ck_assert_msg(is_one_of(best, PUZZLES[i].best), "%s: 4 threads played %s", PUZZLES[i].what,
+                      best);
         ck_assert_int_ge(score, PUZZLES[i].min_score);
     }
     engine_free(e);
@@ -474,10 +474,7 @@ START_TEST(test_smp_same_forced_wins)
 END_TEST
 
 // The last info line of a search, for test_smp_last_report_is_the_move_played.
-static void keep_last_report(void *ctx, const SearchReport *r)
-{
-    *(SearchReport *)ctx = *r;
-}
+static void keep_last_report(void *ctx, const SearchReport *r) { *(SearchReport *)ctx = *r; }
 
 START_TEST(test_smp_last_report_is_the_move_played)
 {
@@ -491,8 +488,8 @@ START_TEST(test_smp_last_report_is_the_move_played)
     for (int k = 0; k < 8; k++) {
         const Puzzle *p = &PUZZLES[k % (int)(sizeof PUZZLES / sizeof PUZZLES[0])];
         engine_new_game(e);
-        ck_assert_msg(engine_set_position(e, p->fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err),
-                      "%s", err);
+        ck_assert_msg(engine_set_position(e, p->fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err), "%s",
+                      err);
         EngineGo go;
         EngineResult r;
         engine_go_depth(&go, p->depth);
@@ -529,8 +526,9 @@ START_TEST(test_smp_thread_changes_and_legal_moves)
     Engine *e = engine_new();
     ck_assert(e != NULL);
     static const int counts[] = {1, 4, 2, 1};
-    static const char *const fens[] = {"W:W21-32:B1-12", ("B:W17,21,22,23,24,26,27,29,30,31,32:"
-                                                          "B1,2,3,4,5,6,7,10,13,15,19"),
+    static const char *const fens[] = {"W:W21-32:B1-12",
+                                       ("B:W17,21,22,23,24,26,27,29,30,31,32:"
+                                        "B1,2,3,4,5,6,7,10,13,15,19"),
                                        "W:WK21,22,24,28:B13,18,23", "W:W5,K18,28:BK19"};
     for (int k = 0; k < 4; k++) {
         ck_assert(engine_set_threads(e, counts[k]));

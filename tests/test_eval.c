@@ -2,9 +2,9 @@
 // Tests of the learned evaluation: its pattern windows and king squares against a
 // square-by-square reading, colour symmetry with any weights, the two views (tempo), the
 // features the trainer fits reproducing the evaluation, the material table, the weights file
-// (other versions refused; the built-in weights are the shipped file), the trainer (damka-train on the small sample in
-// tests/data), and EvalFile.
-// tests/data/train-sample.bin (3,455 positions) was written by
+// (other versions refused; the built-in weights are the shipped file), the trainer (damka-train on
+// the small sample in tests/data), and EvalFile. tests/data/train-sample.bin (3,455 positions) was
+// written by
 //   ./damka-datagen --out tests/data/train-sample.bin --games 80 --threads 1 --nodes 300
 //       --seed 5 --jitter 0 (one command)
 #include <limits.h>
@@ -78,7 +78,8 @@ static int reference_state(const Board *b, Side s, int wx, int wy)
             if (s == SIDE_BLACK)
                 x = 7 - x, y = 7 - y;
             int p = board_piece_at(b, tables_square_at(x, y)); // 1 w, 2 b, 3 W, 4 B
-            bool own_man = p == (s == SIDE_WHITE ? 1 : 2), enemy_man = p == (s == SIDE_WHITE ? 2 : 1);
+            bool own_man = p == (s == SIDE_WHITE ? 1 : 2),
+                 enemy_man = p == (s == SIDE_WHITE ? 2 : 1);
             idx += pow3 * (own_man ? 1 : enemy_man ? 2 : 0);
         }
     return idx;
@@ -328,7 +329,6 @@ START_TEST(test_eval_file_round_trip_and_refusals)
 }
 END_TEST
 
-
 // The file with its version field set to v and its checksum made good again, cut to n bytes
 // (the checksum being the last 8).
 static void write_version_bytes(uint8_t *buf, long n, uint32_t v)
@@ -483,8 +483,8 @@ START_TEST(test_trainer_lowers_loss_and_weights_load_back)
     ck_assert(memcmp(a, b, (size_t)na) == 0);
     // The engine plays with them (EvalFile), keeps them on a bad file, and goes back.
     Engine *e = engine_new();
-    ck_assert(engine_set_position(e, "W:W21,22,23,24,25,26,27,28:B1,2,3,5,6", NULL, 0,
-                                  MOVE_FMT_UCI, err, sizeof err));
+    ck_assert(engine_set_position(e, "W:W21,22,23,24,25,26,27,28:B1,2,3,5,6", NULL, 0, MOVE_FMT_UCI,
+                                  err, sizeof err));
     int builtin = engine_static_eval(e);
     ck_assert_msg(engine_set_eval_file(e, path, err, sizeof err), "%s", err);
     int trained = engine_static_eval(e);
@@ -527,8 +527,7 @@ START_TEST(test_trainer_step_decays)
     ck_assert_msg(train && data, "DAMKA_TRAIN and TRAIN_SAMPLE are set by make test");
     double constant = last_epoch_change(train, data, "1");
     double decayed = last_epoch_change(train, data, "0.01");
-    ck_assert_msg(decayed < constant / 3, "last epoch: %f decayed, %f constant", decayed,
-                  constant);
+    ck_assert_msg(decayed < constant / 3, "last epoch: %f decayed, %f constant", decayed, constant);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s --data %s --lr-final 0 >/dev/null 2>&1", train, data);
     int rc = system(cmd);
@@ -553,9 +552,8 @@ START_TEST(test_trainer_holds_out_whole_blocks)
         const char *p = strstr(out, "positions: ");
         ck_assert_msg(p != NULL, "%s", out);
         size_t *c = counts[blocks];
-        ck_assert_int_eq(sscanf(p, "positions: %zu training, %zu held out (%zu", &c[0], &c[1],
-                                &c[2]),
-                         3);
+        ck_assert_int_eq(
+            sscanf(p, "positions: %zu training, %zu held out (%zu", &c[0], &c[1], &c[2]), 3);
         ck_assert_int_eq(c[0] + c[1] + c[2], 3455);
         ck_assert(!blocks || strstr(out, "one block of 100 consecutive records in 20") != NULL);
     }
@@ -564,8 +562,8 @@ START_TEST(test_trainer_holds_out_whole_blocks)
     ck_assert_uint_ne(counts[0][1], counts[1][1]); // by key: about 1 in 20 of every game's
     // A count that is not one is refused with the usage (exit 2), a negative one too (read
     // as unsigned, it would wrap to a huge count).
-    static const char *const bad[] = {"--holdout-block x", "--holdout-block -1",
-                                      "--batch -5", "--max-positions -1"};
+    static const char *const bad[] = {"--holdout-block x", "--holdout-block -1", "--batch -5",
+                                      "--max-positions -1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "%s --data %s %s >/dev/null 2>&1", train, data, bad[i]);

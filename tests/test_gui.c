@@ -195,8 +195,8 @@ START_TEST(test_gui_bad_requests)
         close(fd);
         ck_assert(sscanf(reply_buf, "HTTP/1.1 %d", &status) == 1);
     } else {
-        status = request(&g, BAD[_i].method, BAD[_i].path, head, NULL, 0, reply_buf,
-                         sizeof reply_buf);
+        status =
+            request(&g, BAD[_i].method, BAD[_i].path, head, NULL, 0, reply_buf, sizeof reply_buf);
     }
     ck_assert_msg(status == BAD[_i].status, "%s %s: %d, want %d", BAD[_i].method, BAD[_i].path,
                   status, BAD[_i].status);
@@ -217,8 +217,8 @@ START_TEST(test_gui_oversized_body)
     char *body = malloc(big);
     ck_assert(body != NULL);
     memset(body, 'x', big);
-    int status = request(&g, "POST", "/api/pdn", POST_HEADERS, body, big, reply_buf,
-                         sizeof reply_buf);
+    int status =
+        request(&g, "POST", "/api/pdn", POST_HEADERS, body, big, reply_buf, sizeof reply_buf);
     free(body);
     ck_assert_int_eq(status, 413);
     get(&g, "/api/state", reply_buf, sizeof reply_buf);
@@ -245,7 +245,8 @@ START_TEST(test_gui_pdn_round_trip)
     ck_assert(strstr(reply_buf, "\"moves\":[\"c3:e5:c7\"]") != NULL);
     char exported[8192];
     ck_assert_int_eq(get(&g, "/api/pdn", exported, sizeof exported), 200);
-    ck_assert_msg(strstr(exported, "[GameType \"25\"]") && strstr(exported, "[FEN \"W:Wc3:Bd6,d4,f4\"]") &&
+    ck_assert_msg(strstr(exported, "[GameType \"25\"]") &&
+                      strstr(exported, "[FEN \"W:Wc3:Bd6,d4,f4\"]") &&
                       strstr(exported, "1. c3xe5xc7"),
                   "%s", exported);
     // The export imports again as the same game.
@@ -253,9 +254,8 @@ START_TEST(test_gui_pdn_round_trip)
     ck_assert(strstr(reply_buf, "\"moves\":[\"c3:e5:c7\"]") != NULL);
     // A PDN with no readable game is refused and the game kept.
     get(&g, "/api/state", before, sizeof before);
-    ck_assert_int_eq(post(&g, "/api/pdn", "[GameType \"20\"]\n1. 32-28 *\n", reply_buf,
-                          sizeof reply_buf),
-                     400);
+    ck_assert_int_eq(
+        post(&g, "/api/pdn", "[GameType \"20\"]\n1. 32-28 *\n", reply_buf, sizeof reply_buf), 400);
     ck_assert(strstr(reply_buf, "GameType") != NULL);
     ck_assert_int_eq(post(&g, "/api/pdn", "1. c3-d4 c3-d4 *", reply_buf, sizeof reply_buf), 400);
     get(&g, "/api/state", reply_buf, sizeof reply_buf);
@@ -270,9 +270,8 @@ START_TEST(test_gui_engine_plays_and_restarts)
     // reported and restarted, and the game goes on.
     Gui g;
     gui_start(&g, NULL);
-    ck_assert_int_eq(post(&g, "/api/play?side=black&movetime=0.1", NULL, reply_buf,
-                          sizeof reply_buf),
-                     200);
+    ck_assert_int_eq(
+        post(&g, "/api/play?side=black&movetime=0.1", NULL, reply_buf, sizeof reply_buf), 200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
     int64_t deadline = util_now_ms() + WAIT_MS;
     do {
@@ -284,9 +283,8 @@ START_TEST(test_gui_engine_plays_and_restarts)
     char fake[1024];
     snprintf(fake, sizeof fake, "%s/fake_engine crash", getenv("FAKE_DIR"));
     gui_start(&g, fake);
-    ck_assert_int_eq(post(&g, "/api/play?side=both&movetime=0.05", NULL, reply_buf,
-                          sizeof reply_buf),
-                     200);
+    ck_assert_int_eq(
+        post(&g, "/api/play?side=both&movetime=0.05", NULL, reply_buf, sizeof reply_buf), 200);
     deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);
@@ -312,8 +310,8 @@ START_TEST(test_gui_pondering)
     // the search goes on (ponderhit) and the engine's move follows.
     Gui g;
     gui_start(&g, NULL);
-    ck_assert_int_eq(post(&g, "/api/play?side=black&base=20&inc=0.5&ponder=true", NULL,
-                          reply_buf, sizeof reply_buf),
+    ck_assert_int_eq(post(&g, "/api/play?side=black&base=20&inc=0.5&ponder=true", NULL, reply_buf,
+                          sizeof reply_buf),
                      200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
     char expected[64] = "";
@@ -345,9 +343,8 @@ START_TEST(test_gui_engine_hangs)
     char fake[1024];
     snprintf(fake, sizeof fake, "%s/fake_engine hang", getenv("FAKE_DIR"));
     gui_start(&g, fake);
-    ck_assert_int_eq(post(&g, "/api/play?side=white&movetime=0.05", NULL, reply_buf,
-                          sizeof reply_buf),
-                     200);
+    ck_assert_int_eq(
+        post(&g, "/api/play?side=white&movetime=0.05", NULL, reply_buf, sizeof reply_buf), 200);
     int64_t deadline = util_now_ms() + WAIT_MS;
     do {
         get(&g, "/api/state", reply_buf, sizeof reply_buf);

@@ -109,11 +109,19 @@ START_TEST(test_pdn_writer)
     pdn_write(f, &t, g);
     fclose(f);
     static const char *const want[] = {
-        "[Event \"ev\"]", "[Site \"here\"]", "[Date \"2026.11.29\"]", "[Round \"3\"]",
-        "[White \"A\"]", "[Black \"B\"]", "[Result \"1-0\"]", "[GameType \"25\"]",
+        "[Event \"ev\"]",
+        "[Site \"here\"]",
+        "[Date \"2026.11.29\"]",
+        "[Round \"3\"]",
+        "[White \"A\"]",
+        "[Black \"B\"]",
+        "[Result \"1-0\"]",
+        "[GameType \"25\"]",
         "[FEN \"W:Wc3:Bd6,d4,f4\"]", // algebraic squares: what pydraughts reads
-        "[TimeControl \"40/10+0.1\"]", "[PlyCount \"2\"]",
-        "[Termination \"adjudication\"]", "1. c3xe5xc7 f4-e3 {adjudication: test} 1-0"};
+        "[TimeControl \"40/10+0.1\"]",
+        "[PlyCount \"2\"]",
+        "[Termination \"adjudication\"]",
+        "1. c3xe5xc7 f4-e3 {adjudication: test} 1-0"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(text, want[i]) != NULL, "missing %s in\n%s", want[i], text);
     // The tag reads back as the start position, kings included.
@@ -257,8 +265,8 @@ START_TEST(test_match_fake_engines)
              "-games 2 -hangtime 1",
              fake, FAULTS[_i].mode, damka, FAULTS[_i].each);
     char *out = run_match(args);
-    ck_assert_msg(strstr(out, FAULTS[_i].expect) != NULL, "%s: want '%s' in\n%s",
-                  FAULTS[_i].mode, FAULTS[_i].expect, out);
+    ck_assert_msg(strstr(out, FAULTS[_i].expect) != NULL, "%s: want '%s' in\n%s", FAULTS[_i].mode,
+                  FAULTS[_i].expect, out);
     ck_assert_msg(strstr(out, "Score of fake vs damka: 0 - 2 - 0") != NULL, "%s", out);
     ck_assert(strstr(out, "Elo difference:") != NULL);
     free(out);
@@ -340,11 +348,12 @@ START_TEST(test_match_stops_on_sigterm)
     ck_assert(signalled);
     int games;
     const char *stop = strstr(all, "Interrupted: stopped after ");
-    ck_assert_msg(stop && sscanf(stop, "Interrupted: stopped after %d of 1000", &games) == 1,
-                  "%s", all);
+    ck_assert_msg(stop && sscanf(stop, "Interrupted: stopped after %d of 1000", &games) == 1, "%s",
+                  all);
     ck_assert_int_ge(games, 1);
     ck_assert_int_le(games, 3); // at most the game that was being played when the signal came
-    ck_assert_msg(strstr(all, "a: time losses 0, faults 0") && strstr(all, "b: time losses 0, faults 0"),
+    ck_assert_msg(strstr(all, "a: time losses 0, faults 0") &&
+                      strstr(all, "b: time losses 0, faults 0"),
                   "%s", all);
     ck_assert(strstr(all, "Elo difference:") != NULL);
 }

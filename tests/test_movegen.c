@@ -125,8 +125,8 @@ START_TEST(test_rule_positions)
                     ck_assert_msg(movegen_perft(&child, d, true) == p->move_sub[m][d - 1],
                                   "%s after %s: perft(%d)", p->id, fen, d);
             }
-            ck_assert_msg(hits == 1, "%s: result %s reached by %d moves", p->id,
-                          p->move_result[m], hits);
+            ck_assert_msg(hits == 1, "%s: result %s reached by %d moves", p->id, p->move_result[m],
+                          hits);
         }
     }
 }

@@ -74,26 +74,26 @@ END_TEST
 
 // Each malformed FEN must be refused, with a reason, and leave the board untouched.
 static const char *const BAD_FENS[] = {
-    "",                      // empty
-    "X:W21-32:B1-12",        // bad side letter
-    "W;W21-32:B1-12",        // bad separator
-    "W:W21-33:B1-12",        // square outside 1-32
-    "W:W0:B1",               // square 0
-    "W:Wa2:B1",              // light square
-    "W:Wi1:B1",              // off the board
-    "W:W21,21:B1",           // square given twice
-    "W:W21:B21",             // square given to both colours
-    "W:W1:B12",              // white man on its promotion rank
-    "W:W21:B30",             // black man on its promotion rank
-    "W:W21-32:B1-12junk",    // junk characters
-    "W:W21-32:B1-12:Q5",     // unknown field
-    "W:W21-:B1",             // half a range
-    "W:W25-21:B1",           // backward range
-    "W:W21:W22",             // colour given twice
-    "W:W1-13,K14-32:B",      // more than 12 pieces
-    "W:W2x:B1",              // junk inside the list
-    "W:W\x01\xff:B1",        // binary junk
-    "W:W123:B1",             // three digits
+    "",                   // empty
+    "X:W21-32:B1-12",     // bad side letter
+    "W;W21-32:B1-12",     // bad separator
+    "W:W21-33:B1-12",     // square outside 1-32
+    "W:W0:B1",            // square 0
+    "W:Wa2:B1",           // light square
+    "W:Wi1:B1",           // off the board
+    "W:W21,21:B1",        // square given twice
+    "W:W21:B21",          // square given to both colours
+    "W:W1:B12",           // white man on its promotion rank
+    "W:W21:B30",          // black man on its promotion rank
+    "W:W21-32:B1-12junk", // junk characters
+    "W:W21-32:B1-12:Q5",  // unknown field
+    "W:W21-:B1",          // half a range
+    "W:W25-21:B1",        // backward range
+    "W:W21:W22",          // colour given twice
+    "W:W1-13,K14-32:B",   // more than 12 pieces
+    "W:W2x:B1",           // junk inside the list
+    "W:W\x01\xff:B1",     // binary junk
+    "W:W123:B1",          // three digits
 };
 
 START_TEST(test_fen_malformed)
@@ -113,10 +113,10 @@ END_TEST
 START_TEST(test_hub_pos_malformed)
 {
     static const char *const bad[] = {
-        "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwww",   // 32 characters
-        "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",  // side
-        "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx",  // piece letter
-        "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",  // white man on square 1
+        "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwww",  // 32 characters
+        "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", // side
+        "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwx", // piece letter
+        "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", // white man on square 1
     };
     Board b;
     char err[128];
@@ -160,8 +160,8 @@ END_TEST
 START_TEST(test_move_input_forms)
 {
     // Every accepted input form names the same move.
-    static const char *const forms[] = {"c3e5c7", "c3:e5:c7", "c3xe5xc7", "c3-e5-c7",
-                                        "22x15x6", "22-15-6", "c3:c7", "22x6"};
+    static const char *const forms[] = {"c3e5c7",  "c3:e5:c7", "c3xe5xc7", "c3-e5-c7",
+                                        "22x15x6", "22-15-6",  "c3:c7",    "22x6"};
     Board b;
     Move m;
     char err[128], text[MOVE_TEXT_MAX];
@@ -261,9 +261,8 @@ START_TEST(test_move_round_trip_captures)
                 char text[MOVE_TEXT_MAX], err[128], fen[FEN_MAX];
                 Move back;
                 notation_move(&list.moves[i], fmts[f], text, sizeof text);
-                MoveFormat in = fmts[f] == MOVE_FMT_UCI || fmts[f] == MOVE_FMT_NUMERIC
-                                    ? MOVE_FMT_ALG
-                                    : fmts[f];
+                MoveFormat in =
+                    fmts[f] == MOVE_FMT_UCI || fmts[f] == MOVE_FMT_NUMERIC ? MOVE_FMT_ALG : fmts[f];
                 notation_fen(&b, fen, sizeof fen);
                 ck_assert_msg(notation_parse_move(&b, text, in, &back, err, sizeof err),
                               "%s in %s: %s", text, fen, err);
@@ -303,20 +302,20 @@ static const struct {
     {"W:W21-32:B1-12", "", "malformed"},
     {"W:W21-32:B1-12", "c3", "malformed"},
     {"W:W21-32:B1-12", "c3-", "malformed"},
-    {"W:W21-32:B1-12", "c3-d5", "malformed"},   // light square
-    {"W:W21-32:B1-12", "c3-e5", "illegal"},     // too far
-    {"W:W21-32:B1-12", "d4-e5", "illegal"},     // no piece
-    {"W:W21-32:B1-12", "f6-g5", "illegal"},     // opponent's piece
-    {"W:W21-32:B1-12", "c3-b2", "illegal"},     // occupied / backward
+    {"W:W21-32:B1-12", "c3-d5", "malformed"}, // light square
+    {"W:W21-32:B1-12", "c3-e5", "illegal"},   // too far
+    {"W:W21-32:B1-12", "d4-e5", "illegal"},   // no piece
+    {"W:W21-32:B1-12", "f6-g5", "illegal"},   // opponent's piece
+    {"W:W21-32:B1-12", "c3-b2", "illegal"},   // occupied / backward
     {"W:W21-32:B1-12", "22-33", "malformed"},
     {"W:W21-32:B1-12", "0-1", "malformed"},
     {"W:W21-32:B1-12", "c3d4e5f6g7h8a1b2c1d2e3f4g5h6a7b8", "malformed"}, // too many squares
     {"W:W21-32:B1-12", "c3--d4", "malformed"},
     {"W:W21-32:B1-12", "c3 d4", "malformed"},
     {"W:W21-32:B1-12", "\xff\xfe", "malformed"},
-    {"W:W22:B10,18,19", "c3-d4", "illegal"},    // quiet move when a capture is compulsory
-    {"W:W22:B10,18,19", "c3:e5", "illegal"},    // capture stopped half-way
-    {"W:WK29:B19,22,23", "a1:e3", "illegal"},   // not a landing square
+    {"W:W22:B10,18,19", "c3-d4", "illegal"},        // quiet move when a capture is compulsory
+    {"W:W22:B10,18,19", "c3:e5", "illegal"},        // capture stopped half-way
+    {"W:WK29:B19,22,23", "a1:e3", "illegal"},       // not a landing square
     {"W:WK20:B5,9,11,14,22", "h4:e1", "ambiguous"}, // two captures from h4 to e1
 };
 

@@ -114,9 +114,9 @@ START_TEST(test_uci_handshake)
     proc_send(&p, "uci");
     next_line(&p, "id name Damka");
     next_line(&p, "id author");
-    const char *options[] = {"Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
-                             "Clear Hash", "UCI_Variant", "UCI_AnalyseMode", "MoveFormat",
-                             "EGDBPath", "EvalFile"};
+    const char *options[] = {"Hash",          "Threads",    "MultiPV",     "Ponder",
+                             "Move Overhead", "Clear Hash", "UCI_Variant", "UCI_AnalyseMode",
+                             "MoveFormat",    "EGDBPath",   "EvalFile"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const char *l = next_line(&p, "option name ");
         ck_assert_msg(strncmp(l + 12, options[i], strlen(options[i])) == 0, "%s", l);
@@ -144,9 +144,12 @@ START_TEST(test_uci_position_with_moves)
 END_TEST
 
 // Each go limit ends with a legal bestmove.
-static const char *const GO_LIMITS[] = {"go depth 6", "go nodes 20000", "go movetime 200",
+static const char *const GO_LIMITS[] = {"go depth 6",
+                                        "go nodes 20000",
+                                        "go movetime 200",
                                         "go wtime 2000 btime 2000 winc 50 binc 50",
-                                        "go wtime 1000 btime 1000 movestogo 5", "go mate 3"};
+                                        "go wtime 1000 btime 1000 movestogo 5",
+                                        "go mate 3"};
 
 START_TEST(test_uci_go_limits)
 {
@@ -363,8 +366,8 @@ START_TEST(test_uci_bad_input)
     current_fen(&p, before, sizeof before);
     proc_send(&p, "%s", BAD_UCI[_i].line);
     const char *l = next_line(&p, "info string error: ");
-    ck_assert_msg(strstr(l, BAD_UCI[_i].error) != NULL, "'%s' -> '%s', want '%s'",
-                  BAD_UCI[_i].line, l, BAD_UCI[_i].error);
+    ck_assert_msg(strstr(l, BAD_UCI[_i].error) != NULL, "'%s' -> '%s', want '%s'", BAD_UCI[_i].line,
+                  l, BAD_UCI[_i].error);
     current_fen(&p, after, sizeof after); // `d` answers next: no second error line came
     ck_assert_str_eq(before, after);
     proc_send(&p, "isready");
@@ -402,10 +405,15 @@ END_TEST
 
 START_TEST(test_hub_bad_input)
 {
-    static const char *const bad[] = {"frobnicate", "level depth=0", "level", "go",
-                                      "pos pos=Wbbb", "set-param name=hash value=0",
-                                      "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-17 99-1\"",
-                                      "go think x=\"unterminated"};
+    static const char *const bad[] = {
+        "frobnicate",
+        "level depth=0",
+        "level",
+        "go",
+        "pos pos=Wbbb",
+        "set-param name=hash value=0",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-17 99-1\"",
+        "go think x=\"unterminated"};
     Proc p;
     start(&p, "hub");
     proc_send(&p, "hub");
@@ -636,8 +644,8 @@ END_TEST
 START_TEST(test_hub_scan_params)
 {
     static const char *const quiet[] = {
-        "set-param name=book-ply value=4",   "set-param name=book value=false",
-        "set-param name=bb-size value=6",    "set-param name=initial-time value=60",
+        "set-param name=book-ply value=4",    "set-param name=book value=false",
+        "set-param name=bb-size value=6",     "set-param name=initial-time value=60",
         "set-param name=book-margin value=4", "set-param name=tt-size value=20",
     };
     Proc p;

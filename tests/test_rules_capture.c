@@ -37,10 +37,10 @@ static void expect_moves(const char *fen, const char *const *want, int nwant)
         ck_assert_msg(strcmp(got[i], exp[i]) == 0, "%s: got %s, want %s", fen, got[i], exp[i]);
 }
 
-#define EXPECT(fen, ...)                                                                      \
-    do {                                                                                      \
-        static const char *const want_[] = {__VA_ARGS__};                                     \
-        expect_moves(fen, want_, (int)(sizeof want_ / sizeof want_[0]));                      \
+#define EXPECT(fen, ...)                                                                           \
+    do {                                                                                           \
+        static const char *const want_[] = {__VA_ARGS__};                                          \
+        expect_moves(fen, want_, (int)(sizeof want_ / sizeof want_[0]));                           \
     } while (0)
 
 // Plays the move named by text on b (the test knows it is legal).
@@ -73,10 +73,10 @@ END_TEST
 
 START_TEST(rule_2_1_4_3_man_moves_forward_only)
 {
-    EXPECT("W:W22", "22-17", "22-18");          // c3: b4 or d4, never back
-    EXPECT("B:B10", "10-14", "10-15");          // d6 (black): c5 or e5
-    EXPECT("W:W22:B13,17", "22-18");            // b4 taken by a black man that cannot be jumped
-    EXPECT("W:W29", "29-25");                   // a1: edge of the board
+    EXPECT("W:W22", "22-17", "22-18"); // c3: b4 or d4, never back
+    EXPECT("B:B10", "10-14", "10-15"); // d6 (black): c5 or e5
+    EXPECT("W:W22:B13,17", "22-18");   // b4 taken by a black man that cannot be jumped
+    EXPECT("W:W29", "29-25");          // a1: edge of the board
 }
 END_TEST
 
@@ -102,9 +102,9 @@ END_TEST
 
 START_TEST(rule_4_1_man_captures_forward_and_backward)
 {
-    EXPECT("W:W15,29:B4,18", "15x22x18");       // e5 takes d4 backward, lands c3
-    EXPECT("B:W15,30:B1,18", "18x11x15");       // black d4 takes e5 backward
-    EXPECT("W:W22:B18", "22x15x18");            // forward
+    EXPECT("W:W15,29:B4,18", "15x22x18"); // e5 takes d4 backward, lands c3
+    EXPECT("B:W15,30:B1,18", "18x11x15"); // black d4 takes e5 backward
+    EXPECT("W:W22:B18", "22x15x18");      // forward
 }
 END_TEST
 

@@ -105,8 +105,8 @@ int main(int argc, char **argv)
                "max %.3f ms, %d later than %d ms\n",
                movetime, tries, threads, ms[tries / 2], ms[tries - 1], late, movetime);
     } else {
-        printf("stop -> bestmove over %d tries, %d thread(s): median %.3f ms, max %.3f ms\n",
-               tries, threads, ms[tries / 2], ms[tries - 1]);
+        printf("stop -> bestmove over %d tries, %d thread(s): median %.3f ms, max %.3f ms\n", tries,
+               threads, ms[tries / 2], ms[tries - 1]);
     }
     free(ms);
     return 0;

@@ -165,8 +165,7 @@ static bool random_position(uint64_t *seed, int pieces, Board *b)
         if (next_rand(seed) & 1)
             kings |= 1u << s;
     }
-    return board_set_squares(b, side_sq[0], side_sq[1], kings,
-                             (Side)(next_rand(seed) & 1));
+    return board_set_squares(b, side_sq[0], side_sq[1], kings, (Side)(next_rand(seed) & 1));
 }
 
 int main(int argc, char **argv)
@@ -245,16 +244,14 @@ int main(int argc, char **argv)
         worst = extra > worst ? extra : worst;
         histogram[extra / 2 < 7 ? extra / 2 : 7]++;
         if (extra > 0)
-            printf("%s: win in %d, %s wins in %d (+%d)\n", fen, r->dist, move, c->dist + 1,
-                   extra);
+            printf("%s: win in %d, %s wins in %d (+%d)\n", fen, r->dist, move, c->dist + 1, extra);
     }
     printf("positions %d (3-%d pieces, won, at least 3 plies), movetime %d ms, seed %s\n", done,
            max_pieces, movetime, argc > 4 ? argv[4] : "1");
     printf("extra plies: mean %.3f, max %d; wins thrown away: %d\n",
            (double)extra_sum / (done - thrown > 0 ? done - thrown : 1), worst, thrown);
     printf("extra plies 0: %d, 2: %d, 4: %d, 6: %d, 8 or more: %d\n", histogram[0], histogram[1],
-           histogram[2], histogram[3],
-           histogram[4] + histogram[5] + histogram[6] + histogram[7]);
+           histogram[2], histogram[3], histogram[4] + histogram[5] + histogram[6] + histogram[7]);
     engine_free(e);
     free(g.slots);
     free(g.nodes);

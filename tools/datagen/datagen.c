@@ -37,11 +37,11 @@
 #include "util.h"
 
 enum {
-    GAME_PLIES_MAX = 400,  // a game this long is scored a draw
+    GAME_PLIES_MAX = 400, // a game this long is scored a draw
     OPENINGS_MAX = 4096,
     OPENING_LINE = 256, // an opening's line, as read from the file
     THREADS_MAX = 64,
-    SEEN_LOG2 = 27,        // 128 M slots (1 GB): room for ~60 M distinct positions
+    SEEN_LOG2 = 27, // 128 M slots (1 GB): room for ~60 M distinct positions
 };
 
 typedef struct Config {
@@ -49,8 +49,8 @@ typedef struct Config {
     int threads;
     uint64_t nodes;
     int random_plies;
-    int jitter;            // percent the node budget of a move varies by
-    int threatened;        // 1: keep positions where only the opponent can capture, too
+    int jitter;     // percent the node budget of a move varies by
+    int threatened; // 1: keep positions where only the opponent can capture, too
     uint64_t seed;
     const char *out;
     const char *eval_file; // weights the engines play with (NULL: the built-in ones)
@@ -80,8 +80,8 @@ typedef struct Shared {
     _Atomic long games_done;
     _Atomic uint64_t written;
     _Atomic uint64_t duplicates;
-    atomic_bool failed;         // a thread could not set up its engine
-    _Atomic uint64_t *seen;     // open addressing set of position keys (0 = empty)
+    atomic_bool failed;     // a thread could not set up its engine
+    _Atomic uint64_t *seen; // open addressing set of position keys (0 = empty)
     pthread_mutex_t out_mu;
     FILE *out;
     double t0;
@@ -104,8 +104,7 @@ static bool first_time(Shared *sh, uint64_t key)
             return false;
         if (cur == 0) {
             if (atomic_compare_exchange_strong_explicit(&sh->seen[i], &cur, key,
-                                                        memory_order_relaxed,
-                                                        memory_order_relaxed))
+                                                        memory_order_relaxed, memory_order_relaxed))
                 return true;
             if (cur == key)
                 return false;
@@ -145,8 +144,8 @@ static bool is_kept(const Config *c, const Board *b)
 }
 
 // Keeps the engine's position with the search's score if it is one of the positions kept.
-static void keep_sample(const Config *c, const Engine *e, const EngineResult *res,
-                        Sample *samples, int *nsamples)
+static void keep_sample(const Config *c, const Engine *e, const EngineResult *res, Sample *samples,
+                        int *nsamples)
 {
     const Board *b = engine_board(e);
     if (!is_kept(c, b) || *nsamples >= GAME_PLIES_MAX)
@@ -421,20 +420,21 @@ static bool load_pdn(PdnSet *p, const char *path)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
-                    "[--nodes N (2000)]\n"
-                    "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
-                    "(openings/4ply-balanced.txt)]\n"
-                    "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)] "
-                    "[--egdb DIR (none)]\n"
-                    "       [--pdn GAMES.pdn (replay these games instead of playing; --games: "
-                    "all)]\n");
+    fprintf(out,
+            "usage: damka-datagen --out FILE [--games N (1000)] [--threads T (2)] "
+            "[--nodes N (2000)]\n"
+            "       [--random-plies R (4)] [--jitter PERCENT (25)] [--seed S (1)] [--openings FILE "
+            "(openings/4ply-balanced.txt)]\n"
+            "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)] "
+            "[--egdb DIR (none)]\n"
+            "       [--pdn GAMES.pdn (replay these games instead of playing; --games: "
+            "all)]\n");
 }
 
 int main(int argc, char **argv)
 {
-    static Config c = {.games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1,
-                       .jitter = 25};
+    static Config c = {
+        .games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1, .jitter = 25};
     const char *openings = "openings/4ply-balanced.txt";
     util_standard_args(argc, argv, "damka-datagen", DAMKA_VERSION, usage);
     for (int i = 1; i < argc; i += 2) { // every option takes a value
@@ -494,8 +494,9 @@ int main(int argc, char **argv)
     if (c.pdn) {
         if (!load_pdn(&sh.pdn, c.pdn))
             return 1;
-        fprintf(stderr, "damka-datagen: %ld games to replay from %s (%ld without a result "
-                        "or unreadable, skipped)\n",
+        fprintf(stderr,
+                "damka-datagen: %ld games to replay from %s (%ld without a result "
+                "or unreadable, skipped)\n",
                 sh.pdn.count, c.pdn, sh.pdn.skipped);
         if (!c.games_given || c.games > sh.pdn.count)
             c.games = sh.pdn.count;
@@ -560,8 +561,9 @@ int main(int argc, char **argv)
     fclose(sh.out);
     write_progress(&sh);
     double dt = util_now_s() - sh.t0;
-    fprintf(stderr, "damka-datagen: %ld games, %llu new positions (%llu repeated) in %.1f s, "
-                    "%.0f positions/s\n",
+    fprintf(stderr,
+            "damka-datagen: %ld games, %llu new positions (%llu repeated) in %.1f s, "
+            "%.0f positions/s\n",
             atomic_load(&sh.games_done) - done, (unsigned long long)atomic_load(&sh.written),
             (unsigned long long)atomic_load(&sh.duplicates), dt,
             dt > 0 ? (double)atomic_load(&sh.written) / dt : 0.0);

@@ -26,7 +26,8 @@ bool record_decode(const uint8_t *r, Board *b, int *result, int *score)
     int sc = (int16_t)(uint16_t)(r[14] | r[15] << 8);
     if (r[12] > 1 || res < -1 || res > 1 || sc < -RECORD_SCORE_CLAMP || sc > RECORD_SCORE_CLAMP)
         return false;
-    if (!board_set_squares(b, (uint32_t)util_get_le(r, 4), (uint32_t)util_get_le(r + 4, 4), (uint32_t)util_get_le(r + 8, 4), (Side)r[12]))
+    if (!board_set_squares(b, (uint32_t)util_get_le(r, 4), (uint32_t)util_get_le(r + 4, 4),
+                           (uint32_t)util_get_le(r + 8, 4), (Side)r[12]))
         return false;
     *result = res;
     *score = sc;

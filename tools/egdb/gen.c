@@ -33,9 +33,9 @@
 #include "verdict.h"
 
 enum {
-    UNKNOWN = 254,       // not decided yet (EGDB_NONE = 255 marks holes)
-    NEVER = 255,         // count of a position that can never be lost (it has a way out)
-    CHUNK = 1 << 14,     // positions a thread takes at once
+    UNKNOWN = 254,   // not decided yet (EGDB_NONE = 255 marks holes)
+    NEVER = 255,     // count of a position that can never be lost (it has a way out)
+    CHUNK = 1 << 14, // positions a thread takes at once
     THREADS_MAX = 64,
     SLOTS = EGDB_PIECES_MAX + 1,
     UNMOVES_MAX = 128,
@@ -104,8 +104,8 @@ static void count_level(Job *j, uint8_t v)
 // promotions (they leave the balance), and with men_leave the men's steps too (in the loose
 // model they leave the men placement). Returns p's value if they settle it, else UNKNOWN with
 // *count the moves that stay (NEVER when a way out draws). Every exit resets the counter.
-static uint8_t settle_by_exits(EgdbKind kind, bool men_leave, const Board *p,
-                               const MoveList *list, int n, uint8_t *count)
+static uint8_t settle_by_exits(EgdbKind kind, bool men_leave, const Board *p, const MoveList *list,
+                               int n, uint8_t *count)
 {
     int cap = egdb_counter_limit(p) - 1;
     bool all_lost = true;
@@ -288,8 +288,8 @@ typedef struct LooseJob {
 } LooseJob;
 
 typedef struct Scratch {
-    uint8_t *count;         // moves not yet known to lose, per position of the placement
-    uint32_t *link;         // positions decided at one budget, as lists
+    uint8_t *count; // moves not yet known to lose, per position of the placement
+    uint32_t *link; // positions decided at one budget, as lists
     uint32_t head[EGDB_F_ANY + 1];
 } Scratch;
 
@@ -408,8 +408,7 @@ static int advancement(const LooseJob *j, uint64_t c)
 }
 
 // The loose model of balance m (with men, not under 7.2.4/7.2.8); as solve().
-static _Atomic uint8_t *solve_loose(EgdbMaterial m, int threads, uint64_t *wins,
-                                    uint64_t *losses)
+static _Atomic uint8_t *solve_loose(EgdbMaterial m, int threads, uint64_t *wins, uint64_t *losses)
 {
     enum { ADVANCE_MAX = 6 * EGDB_PIECES_MAX };
     uint64_t n = egdb_slice_size(m);
@@ -492,7 +491,7 @@ static int expected(EgdbKind kind, const Board *p)
 
 typedef struct Check {
     Plan *plan;
-    _Atomic int next;                  // next balance to check
+    _Atomic int next; // next balance to check
     _Atomic uint64_t positions, errors;
 } Check;
 
@@ -548,8 +547,9 @@ static int verify(Plan *plan, int pieces, int threads)
 {
     Check c = {.plan = plan};
     on_threads(verify_worker, &c, threads);
-    fprintf(stderr, "damka-egdb: verified %llu values of up to %d pieces (both models): "
-                    "%llu errors\n",
+    fprintf(stderr,
+            "damka-egdb: verified %llu values of up to %d pieces (both models): "
+            "%llu errors\n",
             (unsigned long long)atomic_load(&c.positions), pieces,
             (unsigned long long)atomic_load(&c.errors));
     return atomic_load(&c.errors) ? 1 : 0;
@@ -587,8 +587,8 @@ static int probe(const char *dir, const char *fen)
         if (v < 0)
             printf("%s: %s: not in the databases (or a capture is pending)\n", fen, model);
         else if (egdb_is_win(v) || egdb_is_loss(v))
-            printf("%s: %s: %s for the side to move while the counter is at most %d plies%s\n",
-                   fen, model, egdb_is_win(v) ? "win" : "loss", egdb_budget(v),
+            printf("%s: %s: %s for the side to move while the counter is at most %d plies%s\n", fen,
+                   model, egdb_is_win(v) ? "win" : "loss", egdb_budget(v),
                    egdb_budget(v) == EGDB_F_ANY ? " (no legal move)" : "");
         else
             printf("%s: %s: draw\n", fen, model);
@@ -697,9 +697,9 @@ static int sample_wins(const char *dir, long n, uint64_t seed, bool loose_only)
 // A run of the generator: where it writes, and its progress.
 typedef struct Build {
     const char *dir;
-    int threads, at, of;        // balance at of of
-    double t0, built;           // start; positions solved by this run
-    double to_build;            // positions of the tables with no file when the run began
+    int threads, at, of; // balance at of of
+    double t0, built;    // start; positions solved by this run
+    double to_build;     // positions of the tables with no file when the run began
 } Build;
 
 // The file name (64 bytes) and path (4200) of a table in dir.
@@ -766,11 +766,12 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
-                    "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
-                    "       [--sample-wins N [--seed S] [--loose-only]]\n"
-                    "Builds what is missing in DIR; --verify then checks every value against its "
-                    "successors; --probe prints a position's value.\n",
+    fprintf(out,
+            "usage: damka-egdb [--pieces N (2..%d, default 5)] [--dir DIR (egdb)] "
+            "[--threads T (2)] [--verify] [--probe FEN] [--bench-probes N]\n"
+            "       [--sample-wins N [--seed S] [--loose-only]]\n"
+            "Builds what is missing in DIR; --verify then checks every value against its "
+            "successors; --probe prints a position's value.\n",
             EGDB_PIECES_MAX);
 }
 

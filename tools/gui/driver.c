@@ -42,8 +42,8 @@ bool driver_start(Session *s)
             return false;
         }
         if (strncmp(line, "id name ", 8) == 0)
-            snprintf(s->engine_name, sizeof s->engine_name, "%.*s",
-                     (int)sizeof s->engine_name - 1, line + 8); // a longer name is cut
+            snprintf(s->engine_name, sizeof s->engine_name, "%.*s", (int)sizeof s->engine_name - 1,
+                     line + 8); // a longer name is cut
         if (strcmp(line, "uciok") == 0)
             break;
     }
@@ -155,7 +155,6 @@ void driver_restart(Session *s)
     driver_work(s);
 }
 
-
 // Parses one info line of the engine into the analysis lines (PV replayed from the searched
 // position, so any engine's move text is read); false if it is not a search report.
 static bool read_info(Session *s, const Pending *p, char *line)
@@ -236,8 +235,8 @@ static void publish_info(Session *s)
                    "%s{\"multipv\":%d,\"depth\":%d,\"mate\":%s,\"score\":%d,\"nodes\":%llu,"
                    "\"nps\":%llu,\"time\":%lld,\"from\":\"%s\",\"to\":\"%s\",\"pv\":",
                    first ? "" : ",", l->multipv, l->depth, l->mate ? "true" : "false", l->score,
-                   (unsigned long long)l->nodes, (unsigned long long)l->nps,
-                   (long long)l->time_ms, l->from, l->to);
+                   (unsigned long long)l->nodes, (unsigned long long)l->nps, (long long)l->time_ms,
+                   l->from, l->to);
         buf_json_string(&b, l->pv);
         buf_printf(&b, "}");
         first = 0;
@@ -364,4 +363,3 @@ void *driver_reader(void *arg)
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
-

@@ -13,11 +13,11 @@
 
 enum {
     GUI_PORT_DEFAULT = 8462,
-    GUI_BODY_MAX = 1 << 20,    // a PDN of a few thousand games
-    GUI_QUERY_MAX = 4096,      // one query value (a FEN, a move)
-    GUI_EVENTS = 256,          // events kept for the live streams
-    GUI_LIBRARY_MAX = 500,     // games kept from one PDN import
-    GUI_LINES_MAX = 8,         // MultiPV lines shown
+    GUI_BODY_MAX = 1 << 20, // a PDN of a few thousand games
+    GUI_QUERY_MAX = 4096,   // one query value (a FEN, a move)
+    GUI_EVENTS = 256,       // events kept for the live streams
+    GUI_LIBRARY_MAX = 500,  // games kept from one PDN import
+    GUI_LINES_MAX = 8,      // MultiPV lines shown
 };
 
 // ---- A growable text buffer (json.c) -----------------------------------------------------------
@@ -83,8 +83,8 @@ void session_shutdown(Session *s);
 // ---- Assets (generated from assets/ by embed.sh) -----------------------------------------------
 
 typedef struct Asset {
-    const char *path;  // "/app.js"
-    const char *type;  // MIME type
+    const char *path; // "/app.js"
+    const char *type; // MIME type
     const unsigned char *data;
     size_t len;
 } Asset;

@@ -18,13 +18,13 @@
 
 enum {
     CONNECTIONS_MAX = 64,
-    IDLE_TIMEOUT_S = 120,      // a connection with no traffic is closed (streams ping)
-    PING_MS = 15000,           // the event stream sends a comment this often
+    IDLE_TIMEOUT_S = 120, // a connection with no traffic is closed (streams ping)
+    PING_MS = 15000,      // the event stream sends a comment this often
 };
 
 typedef struct Server {
     Session *session;
-    char hosts[4][300];        // accepted Host header values
+    char hosts[4][300]; // accepted Host header values
     int nhosts;
 } Server;
 
@@ -176,8 +176,7 @@ static const char *arg(struct MHD_Connection *c, const char *key)
     return v && strlen(v) <= GUI_QUERY_MAX ? v : NULL;
 }
 
-static enum MHD_Result api_post(struct MHD_Connection *c, Server *srv, const char *url,
-                                Request *rq)
+static enum MHD_Result api_post(struct MHD_Connection *c, Server *srv, const char *url, Request *rq)
 {
     Session *s = srv->session;
     ApiResult r;
@@ -245,8 +244,8 @@ static enum MHD_Result refuse(struct MHD_Connection *c, Server *srv, const char 
         return reply_error(c, 403, "Host not allowed (only this machine's own names)");
     if (!allowed_origin(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin")))
         return reply_error(c, 403, "cross-origin requests are refused");
-    bool post = strcmp(method, "POST") == 0, get = strcmp(method, "GET") == 0 ||
-                                                   strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0,
+         get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     if (!post && !get)
         return reply_error(c, 405, "only GET and POST");
     if (post && strncmp(url, "/api/", 5) != 0)
@@ -312,12 +311,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: damka-gui [--port N] [--host ADDRESS] [--engine \"CMD ...\"]\n"
-                 "Serves a page to play and analyse Russian draughts at http://127.0.0.1:%d/\n"
-                 "(port 0: any free port). The engine is any of the UCI-style dialect; by\n"
-                 "default the damka beside this program. --host listens on another address\n"
-                 "(default 127.0.0.1: this machine only).\n",
-                 GUI_PORT_DEFAULT);
+    fprintf(out,
+            "usage: damka-gui [--port N] [--host ADDRESS] [--engine \"CMD ...\"]\n"
+            "Serves a page to play and analyse Russian draughts at http://127.0.0.1:%d/\n"
+            "(port 0: any free port). The engine is any of the UCI-style dialect; by\n"
+            "default the damka beside this program. --host listens on another address\n"
+            "(default 127.0.0.1: this machine only).\n",
+            GUI_PORT_DEFAULT);
 }
 
 // The damka binary beside this program, else "damka" on the PATH.

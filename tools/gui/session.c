@@ -96,7 +96,6 @@ bool session_engine_moves(const Session *s)
     return s->engine_side == PLAY_BOTH || (s->engine_side == PLAY_WHITE) == (us == SIDE_WHITE);
 }
 
-
 // Plays m (legal at the end of the game line) and charges the mover's clock.
 void session_play_move(Session *s, const Move *m)
 {
@@ -201,15 +200,16 @@ static void state_json(Session *s, Buf *out)
         else
             b -= used;
     }
-    buf_printf(out, "\"clocks\":{\"white\":%lld,\"black\":%lld,\"running\":%s},",
-               (long long)w, (long long)b,
-               running ? (session_side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"") : "null");
+    buf_printf(out, "\"clocks\":{\"white\":%lld,\"black\":%lld,\"running\":%s},", (long long)w,
+               (long long)b,
+               running ? (session_side_to_move(s) == SIDE_WHITE ? "\"white\"" : "\"black\"")
+                       : "null");
     const Pending *busy = NULL; // the search whose result is wanted, if any
     for (int i = 0; i < s->nqueue && !busy; i++)
         if (!s->queue[i].cancelled)
             busy = &s->queue[i];
-    const char *status = !s->engine_up ? "down"
-                         : !busy       ? "idle"
+    const char *status = !s->engine_up                 ? "down"
+                         : !busy                       ? "idle"
                          : busy->kind == SEARCH_THINK  ? "thinking"
                          : busy->kind == SEARCH_PONDER ? "pondering"
                                                        : "analysing";
@@ -290,8 +290,13 @@ void session_pdn(Session *s, Buf *out)
                      (double)s->inc_ms / 1000.0);
         else
             snprintf(tc, sizeof tc, "st=%g", (double)s->movetime_ms / 1000.0);
-        PdnTags tags = {"damka-gui", "localhost", date, engine_white ? engine : "?",
-                        engine_black ? engine : "?", tc, 1};
+        PdnTags tags = {"damka-gui",
+                        "localhost",
+                        date,
+                        engine_white ? engine : "?",
+                        engine_black ? engine : "?",
+                        tc,
+                        1};
         pdn_write(f, &tags, &s->game);
         fclose(f);
         buf_printf(out, "%s", text ? text : "");

@@ -19,11 +19,11 @@ typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE } SearchKi
 // A search sent to the engine, waiting for its bestmove.
 typedef struct Pending {
     SearchKind kind;
-    bool cancelled;        // its result is not wanted (its bestmove is dropped)
+    bool cancelled; // its result is not wanted (its bestmove is dropped)
     int64_t started_ms;
-    int64_t deadline_ms;   // past this the engine is hung (0: none, as in analysis)
-    int ply;               // the ply of the game it searches (its position's index)
-    Move ponder_move;      // SEARCH_PONDER: the reply it expects
+    int64_t deadline_ms; // past this the engine is hung (0: none, as in analysis)
+    int ply;             // the ply of the game it searches (its position's index)
+    Move ponder_move;    // SEARCH_PONDER: the reply it expects
 } Pending;
 
 // What an analysis line shows.
@@ -31,18 +31,18 @@ typedef struct Line {
     bool set;
     int depth, multipv;
     bool mate;
-    int score;             // cp or mate moves, side to move's view
+    int score; // cp or mate moves, side to move's view
     uint64_t nodes, nps;
     int64_t time_ms;
-    char pv[1024];         // algebraic, space separated
-    char from[3], to[3];   // the best move, for the arrow
+    char pv[1024];       // algebraic, space separated
+    char from[3], to[3]; // the best move, for the arrow
 } Line;
 
 typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
 
 struct Session {
     pthread_mutex_t mu;
-    pthread_cond_t changed;   // a new event
+    pthread_cond_t changed; // a new event
     pthread_t reader;
     bool quit;
     // Engine.
@@ -50,26 +50,26 @@ struct Session {
     Proc proc;
     bool engine_up;
     char engine_name[128];
-    char engine_status[160];  // what the page shows: crashed, restarted, ...
+    char engine_status[160]; // what the page shows: crashed, restarted, ...
     int restarts;
-    int ponderhits;           // pondered replies the player then played
+    int ponderhits; // pondered replies the player then played
     Pending queue[QUEUE_MAX];
     int nqueue;
-    int64_t stop_sent_ms;     // a stop is waiting for its bestmove (0: none)
+    int64_t stop_sent_ms; // a stop is waiting for its bestmove (0: none)
     // Options.
     int hash_mb, threads, multipv;
     // The game.
     Game game;
-    int view;                 // plies shown (0..game.nplies)
+    int view;                            // plies shown (0..game.nplies)
     int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
     bool has_score[MATCH_GAME_PLIES_MAX + 1];
     // Play.
-    PlaySide engine_side;     // who the engine plays
+    PlaySide engine_side;                 // who the engine plays
     int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc
     bool ponder;
-    bool clocked;             // clocks run (base + inc play)
+    bool clocked; // clocks run (base + inc play)
     int64_t clock_ms[2];
-    int64_t turn_start_ms;    // when the side to move's clock started
+    int64_t turn_start_ms; // when the side to move's clock started
     bool analysing;
     Line lines[GUI_LINES_MAX];
     // PDN library.
@@ -77,8 +77,8 @@ struct Session {
     int nlibrary;
     // Events.
     char *events[GUI_EVENTS];
-    uint64_t head;            // number of events so far
-    uint64_t version;         // bumped at every change: a page keeps the newest state it saw
+    uint64_t head;    // number of events so far
+    uint64_t version; // bumped at every change: a page keeps the newest state it saw
 };
 
 static inline int64_t now_ms(void) { return util_now_ms(); }

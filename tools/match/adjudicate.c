@@ -46,8 +46,7 @@ static bool last_mover_lost(int score, int limit, int k)
     return k % 2 == 0 ? score <= -limit : score >= limit;
 }
 
-GameOutcome game_play(Game *g, const Move *m, bool has_score, int score_cp,
-                      const Adjudication *adj)
+GameOutcome game_play(Game *g, const Move *m, bool has_score, int score_cp, const Adjudication *adj)
 {
     if (g->nplies >= MATCH_GAME_PLIES_MAX) {
         game_end(g, OUT_DRAW, "game too long for the runner's record");

@@ -111,8 +111,14 @@ void tc_format(const TimeControl *tc, char *buf, size_t len)
         format_seconds(tc->movetime_ms, a, sizeof a);
         snprintf(buf, len, "st=%s", a);
         break;
-    case TC_DEPTH: snprintf(buf, len, "depth=%d", tc->depth); break;
-    case TC_NODES: snprintf(buf, len, "nodes=%lld", (long long)tc->nodes); break;
-    case TC_NONE: snprintf(buf, len, "-"); break;
+    case TC_DEPTH:
+        snprintf(buf, len, "depth=%d", tc->depth);
+        break;
+    case TC_NODES:
+        snprintf(buf, len, "nodes=%lld", (long long)tc->nodes);
+        break;
+    case TC_NONE:
+        snprintf(buf, len, "-");
+        break;
     }
 }

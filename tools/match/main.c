@@ -48,7 +48,7 @@ typedef struct MatchState {
     int by_rule_end; // games ended by the rules of rules.md (no move or a 7.2 draw)
     FILE *pdn;
     char date[16];
-    int *order;      // opening index of each opening pair
+    int *order; // opening index of each opening pair
 } MatchState;
 
 static void usage(FILE *out)
@@ -377,12 +377,14 @@ static void play_moves(MatchState *s, Player players[2], int white, Game *g, int
         int score;
         int64_t used;
         Clock view[2] = {clocks[0], clocks[1]};
-        ReplyStatus r = player_go(&players[e], g, tc, view, deadline, &m, &has_score, &score, &used);
+        ReplyStatus r =
+            player_go(&players[e], g, tc, view, deadline, &m, &has_score, &score, &used);
         char reason[256];
         const char *who = side == SIDE_WHITE ? "White" : "Black";
         if (r == REPLY_TIMEOUT && tc->kind != TC_CLOCK && tc->kind != TC_MOVETIME) {
             fault[e] = FAULT_HANG;
-        } else if (r == REPLY_TIMEOUT || (r == REPLY_OK && !clock_charge(&clocks[side], tc, used))) {
+        } else if (r == REPLY_TIMEOUT ||
+                   (r == REPLY_OK && !clock_charge(&clocks[side], tc, used))) {
             snprintf(reason, sizeof reason, "%s loses on time", who);
             game_end(g, side == SIDE_WHITE ? OUT_BLACK_WINS : OUT_WHITE_WINS, reason);
             pthread_mutex_lock(&s->mu);
@@ -419,8 +421,9 @@ static void play_game(MatchState *s, Player players[2], int index, Game *g, int 
     for (int e = 0; e < 2; e++) {
         if (player_alive(&players[e]) && c->engines[e].restart)
             player_stop(&players[e]);
-        bool ready = player_alive(&players[e]) ? player_new_game(&players[e], c->start_timeout_ms)
-                                      : player_start(&players[e], &c->engines[e], c->start_timeout_ms);
+        bool ready = player_alive(&players[e])
+                         ? player_new_game(&players[e], c->start_timeout_ms)
+                         : player_start(&players[e], &c->engines[e], c->start_timeout_ms);
         if (!ready && player_alive(&players[e])) {
             player_stop(&players[e]); // a reused engine that no longer answers: start afresh
             ready = player_start(&players[e], &c->engines[e], c->start_timeout_ms);
@@ -545,8 +548,8 @@ static void summary(const MatchState *s)
         for (int k = 0; k < FAULT_KINDS; k++) {
             total += s->faults[e][k];
             if (s->faults[e][k])
-                len += (size_t)snprintf(detail + len, sizeof detail - len, " %s %d",
-                                        FAULT_NAMES[k], s->faults[e][k]);
+                len += (size_t)snprintf(detail + len, sizeof detail - len, " %s %d", FAULT_NAMES[k],
+                                        s->faults[e][k]);
         }
         printf("%s: time losses %d, faults %d%s%s\n", c->engines[e].name, s->time_losses[e], total,
                total ? ":" : "", detail);
@@ -557,7 +560,10 @@ static void summary(const MatchState *s)
         double lo, hi, llr = stats_sprt_llr(&s->score, c->elo0, c->elo1);
         stats_sprt_bounds(c->alpha, c->beta, &lo, &hi);
         printf("SPRT: llr %.2f, lbound %.2f, ubound %.2f (elo0 %.1f, elo1 %.1f)%s\n", llr, lo, hi,
-               c->elo0, c->elo1, llr >= hi ? " - H1 accepted" : llr <= lo ? " - H0 accepted" : "");
+               c->elo0, c->elo1,
+               llr >= hi   ? " - H1 accepted"
+               : llr <= lo ? " - H0 accepted"
+                           : "");
     }
     const MatchScore *m = &s->score;
     int n = m->wins + m->losses + m->draws;

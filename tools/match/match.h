@@ -40,13 +40,13 @@ typedef enum TcKind { TC_NONE, TC_CLOCK, TC_MOVETIME, TC_DEPTH, TC_NODES } TcKin
 
 typedef struct TimeControl {
     TcKind kind;
-    int moves;          // moves per period (0 = whole game)
-    int64_t base_ms;    // time per period
-    int64_t inc_ms;     // increment per move
+    int moves;       // moves per period (0 = whole game)
+    int64_t base_ms; // time per period
+    int64_t inc_ms;  // increment per move
     int64_t movetime_ms;
     int depth;
     int64_t nodes;
-    int64_t margin_ms;  // tolerance before a side is flagged
+    int64_t margin_ms; // tolerance before a side is flagged
 } TimeControl;
 
 // Parses "40/10+0.1", "0/5+0.05", "5+0.05", "60" (seconds, may be m:ss) into tc.
@@ -72,9 +72,9 @@ void tc_format(const TimeControl *tc, char *buf, size_t len);
 // ---- Openings (openings.c) ------------------------------------------------------------------
 
 typedef struct Opening {
-    Board start;       // the FEN of the line
+    Board start; // the FEN of the line
     char fen[160];
-    int nmoves;        // moves played from it
+    int nmoves; // moves played from it
     Move moves[64];
 } Opening;
 
@@ -128,7 +128,7 @@ void pdn_write(FILE *out, const PdnTags *tags, const Game *g);
 // One game read from PDN: its main line (comments and variations are skipped).
 typedef struct PdnGame {
     char event[64], white[64], black[64], date[32], result[16];
-    Board start;                       // the FEN tag's position, or the start position
+    Board start; // the FEN tag's position, or the start position
     int nmoves;
     Move moves[MATCH_GAME_PLIES_MAX];
 } PdnGame;
@@ -151,7 +151,7 @@ typedef struct EngineSpec {
     int noptions;
     char opt_name[MATCH_OPTIONS_MAX][64];
     char opt_value[MATCH_OPTIONS_MAX][128];
-    bool restart;     // a fresh process for every game
+    bool restart; // a fresh process for every game
 } EngineSpec;
 
 typedef enum ReplyStatus { REPLY_OK, REPLY_TIMEOUT, REPLY_CRASH, REPLY_BAD } ReplyStatus;

@@ -11,10 +11,14 @@
 static const char *result_text(GameOutcome o)
 {
     switch (o) {
-    case OUT_WHITE_WINS: return "1-0";
-    case OUT_BLACK_WINS: return "0-1";
-    case OUT_DRAW: return "1/2-1/2";
-    case OUT_NONE: break;
+    case OUT_WHITE_WINS:
+        return "1-0";
+    case OUT_BLACK_WINS:
+        return "0-1";
+    case OUT_DRAW:
+        return "1/2-1/2";
+    case OUT_NONE:
+        break;
     }
     return "*";
 }
@@ -226,8 +230,7 @@ int pdn_read(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen
             return 1; // a game without a result token ends where the next one starts
         if (c == '{' || c == '(') {
             if (!skip_aside(text, pos))
-                return fail_game(text, pos, err, errlen, "unterminated comment or variation",
-                                 NULL);
+                return fail_game(text, pos, err, errlen, "unterminated comment or variation", NULL);
             continue;
         }
         char word[MOVE_TEXT_MAX];

@@ -7,10 +7,7 @@
 #include "match.h"
 #include "notation.h"
 
-static void fail(Player *p, const char *what)
-{
-    snprintf(p->error, sizeof p->error, "%s", what);
-}
+static void fail(Player *p, const char *what) { snprintf(p->error, sizeof p->error, "%s", what); }
 
 bool player_start(Player *p, const EngineSpec *spec, int64_t timeout_ms)
 {
@@ -22,18 +19,22 @@ bool player_start(Player *p, const EngineSpec *spec, int64_t timeout_ms)
     Proc *c = &p->proc;
     int64_t deadline = util_now_ms() + timeout_ms;
     if (spec->proto == PROTO_UCI) {
-        if (!proc_send(c, "uci") || proc_wait_for(c, "uciok", deadline, line, sizeof line) != REPLY_OK)
+        if (!proc_send(c, "uci") ||
+            proc_wait_for(c, "uciok", deadline, line, sizeof line) != REPLY_OK)
             return fail(p, "no uciok"), player_stop(p), false;
         for (int i = 0; i < spec->noptions; i++)
             proc_send(c, "setoption name %s value %s", spec->opt_name[i], spec->opt_value[i]);
-        if (!proc_send(c, "isready") || proc_wait_for(c, "readyok", deadline, line, sizeof line) != REPLY_OK)
+        if (!proc_send(c, "isready") ||
+            proc_wait_for(c, "readyok", deadline, line, sizeof line) != REPLY_OK)
             return fail(p, "no readyok"), player_stop(p), false;
     } else {
-        if (!proc_send(c, "hub") || proc_wait_for(c, "wait", deadline, line, sizeof line) != REPLY_OK)
+        if (!proc_send(c, "hub") ||
+            proc_wait_for(c, "wait", deadline, line, sizeof line) != REPLY_OK)
             return fail(p, "no wait after hub"), player_stop(p), false;
         for (int i = 0; i < spec->noptions; i++)
             proc_send(c, "set-param name=%s value=%s", spec->opt_name[i], spec->opt_value[i]);
-        if (!proc_send(c, "init") || proc_wait_for(c, "ready", deadline, line, sizeof line) != REPLY_OK)
+        if (!proc_send(c, "init") ||
+            proc_wait_for(c, "ready", deadline, line, sizeof line) != REPLY_OK)
             return fail(p, "no ready after init"), player_stop(p), false;
     }
     return true;
@@ -84,10 +85,14 @@ static bool send_uci_go(Player *p, const Game *g, const TimeControl *tc, const C
                          (long long)clocks[0].left_ms, (long long)clocks[1].left_ms,
                          (long long)tc->inc_ms, (long long)tc->inc_ms, togo);
     }
-    case TC_MOVETIME: return proc_send(&p->proc, "go movetime %lld", (long long)tc->movetime_ms);
-    case TC_DEPTH: return proc_send(&p->proc, "go depth %d", tc->depth);
-    case TC_NODES: return proc_send(&p->proc, "go nodes %lld", (long long)tc->nodes);
-    case TC_NONE: break;
+    case TC_MOVETIME:
+        return proc_send(&p->proc, "go movetime %lld", (long long)tc->movetime_ms);
+    case TC_DEPTH:
+        return proc_send(&p->proc, "go depth %d", tc->depth);
+    case TC_NODES:
+        return proc_send(&p->proc, "go nodes %lld", (long long)tc->nodes);
+    case TC_NONE:
+        break;
     }
     return proc_send(&p->proc, "go depth 1");
 }
@@ -111,10 +116,18 @@ static bool send_hub_go(Player *p, const Game *g, const TimeControl *tc, const C
                        (double)tc->inc_ms / 1000.0);
         break;
     }
-    case TC_MOVETIME: ok = proc_send(&p->proc, "level move-time=%.3f", (double)tc->movetime_ms / 1000.0); break;
-    case TC_DEPTH: ok = proc_send(&p->proc, "level depth=%d", tc->depth); break;
-    case TC_NODES: ok = proc_send(&p->proc, "level nodes=%lld", (long long)tc->nodes); break;
-    case TC_NONE: ok = proc_send(&p->proc, "level depth=1"); break;
+    case TC_MOVETIME:
+        ok = proc_send(&p->proc, "level move-time=%.3f", (double)tc->movetime_ms / 1000.0);
+        break;
+    case TC_DEPTH:
+        ok = proc_send(&p->proc, "level depth=%d", tc->depth);
+        break;
+    case TC_NODES:
+        ok = proc_send(&p->proc, "level nodes=%lld", (long long)tc->nodes);
+        break;
+    case TC_NONE:
+        ok = proc_send(&p->proc, "level depth=1");
+        break;
     }
     return ok && proc_send(&p->proc, "go think");
 }

@@ -41,7 +41,7 @@ enum {
     // themselves, those of each other king state what its tables add to them (so that L2
     // pulls a rare king state toward the common tables)
     NW = EVAL_PARAMS_MAX + EVAL_TABLE_WEIGHTS,
-    HOLDOUT = 20,                               // one position in HOLDOUT is held out
+    HOLDOUT = 20, // one position in HOLDOUT is held out
 };
 
 typedef struct Row {
@@ -463,9 +463,9 @@ static bool parse_args(int argc, char **argv, Config *c)
     }
     if (c->lr_final == -1) // not given: no decay
         c->lr_final = c->lr;
-    return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 && c->threads <= THREADS_MAX &&
-           c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 && c->k >= 0 && c->l2 >= 0 &&
-           c->lr > 0 && c->lr_final > 0 && c->scale > 0 && c->scale <= 4;
+    return (c->nfiles > 0 || c->handset_out) && c->epochs >= 0 && c->threads >= 1 &&
+           c->threads <= THREADS_MAX && c->batch >= 1 && c->lambda >= 0 && c->lambda <= 1 &&
+           c->k >= 0 && c->l2 >= 0 && c->lr > 0 && c->lr_final > 0 && c->scale > 0 && c->scale <= 4;
 }
 
 int main(int argc, char **argv)
@@ -543,8 +543,8 @@ int main(int argc, char **argv)
         // The step size falls geometrically from lr in the first epoch to lr_final in the last:
         // large steps find the weights, small ones settle them (a constant step leaves them
         // jittering around the minimum by about its size).
-        double lr = c.epochs > 1 ? c.lr * pow(c.lr_final / c.lr, (epoch - 1.0) / (c.epochs - 1.0))
-                                 : c.lr;
+        double lr =
+            c.epochs > 1 ? c.lr * pow(c.lr_final / c.lr, (epoch - 1.0) / (c.epochs - 1.0)) : c.lr;
         shuffle(&train, &rng);
         for (size_t from = 0; from < train.n; from += c.batch) {
             size_t to = from + c.batch < train.n ? from + c.batch : train.n;
