@@ -746,6 +746,27 @@ static void finish_main(SearchWorker *w)
         report_result(w, sh->best_depth, rm, from_completed ? BOUND_EXACT : rm->bound);
 }
 
+// The deepest iteration the limits allow: `go depth`, else for `go mate N` 2N plies (a win
+// in N moves is at most 2N - 1 plies deep), else the stack's.
+static Depth deepest_iteration(const SearchLimits *l)
+{
+    Depth max_depth = l->depth > 0 && l->depth < MAX_PLY - 1 ? l->depth : MAX_PLY - 1;
+    if (l->mate > 0 && l->depth == 0 && 2 * l->mate < max_depth)
+        max_depth = 2 * l->mate;
+    return max_depth;
+}
+
+// Records iteration d as completed by w: its best line, and the deepest iteration any thread
+// has completed.
+static void complete_iteration(SearchWorker *w, Depth d)
+{
+    w->completed = d;
+    w->completed_root = w->roots[0];
+    int prev = atomic_load(&w->sh->completed_depth);
+    while (prev < d && !atomic_compare_exchange_weak(&w->sh->completed_depth, &prev, d))
+        ;
+}
+
 void search_run(SearchWorker *w, SearchShared *sh)
 {
     pthread_once(&lmr_once, build_lmr);
@@ -766,11 +787,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
     int lines = sh->limits.multipv < 1 ? 1 : sh->limits.multipv;
     if (lines > w->nroots)
         lines = w->nroots;
-    Depth max_depth =
-        sh->limits.depth > 0 && sh->limits.depth < MAX_PLY - 1 ? sh->limits.depth : MAX_PLY - 1;
-    // `go mate N`: a win in N moves is at most 2N - 1 plies deep.
-    if (sh->limits.mate > 0 && sh->limits.depth == 0 && 2 * sh->limits.mate < max_depth)
-        max_depth = 2 * sh->limits.mate;
+    Depth max_depth = deepest_iteration(&sh->limits);
     Move last_best = w->roots[0].move;
     TimeIterations iters = {0};
     // A single legal move is played at once, unless analysing or pondering.
@@ -795,11 +812,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
             complete = search_line(w, d, line, is_main);
         if (!complete)
             break;
-        w->completed = d;
-        w->completed_root = w->roots[0];
-        int prev = atomic_load(&sh->completed_depth);
-        while (prev < d && !atomic_compare_exchange_weak(&sh->completed_depth, &prev, d))
-            ;
+        complete_iteration(w, d);
         if (!is_main)
             continue;
         for (int line = 0; line < lines; line++)
