@@ -58,7 +58,9 @@ static void stop_threads(Pool *p, int from)
     }
     if (p->count > from)
         p->count = from;
+    pthread_mutex_lock(&p->mu); // the threads kept read it while they wait
     p->keep = POOL_MAX;
+    pthread_mutex_unlock(&p->mu);
 }
 
 // Adds threads up to n (the pool is idle). False when one could not be started: those started
