@@ -20,15 +20,13 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bitboard.h"
 #include "movegen.h"
+#include "platform.h"
 #include "rules.h"
 #include "tables.h"
 #include "util.h"
@@ -358,7 +356,7 @@ typedef struct Slice {
     uint64_t n;
     uint32_t nblocks;
     uint32_t version;
-    int fd;
+    PlatformFile file;
     uint8_t *index;      // nblocks + 1 offsets
     uint64_t data_at;    // file offset of the first block
     uint64_t data_size;  // bytes of all blocks
@@ -369,10 +367,8 @@ typedef struct Slice {
 
 static void close_slice(Slice *s)
 {
-    if (s->fd >= 0)
-        close(s->fd);
+    platform_close(&s->file);
     free(s->index);
-    s->fd = -1;
     s->index = NULL;
 }
 
@@ -383,15 +379,14 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
                        char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (s->fd < 0)
+    uint64_t file_size = 0;
+    if (!platform_open_read(path, &s->file, &file_size))
         return fail(err, errlen, "%s: not found", path);
     uint8_t h[HEADER_BYTES];
-    struct stat st;
     const char *why = NULL;
     uint64_t n = egdb_slice_size(m);
     uint32_t nblocks = 0;
-    if (fstat(s->fd, &st) != 0 || pread(s->fd, h, HEADER_BYTES, 0) != HEADER_BYTES)
+    if (!platform_read_at(s->file, h, HEADER_BYTES, 0))
         why = "%s: truncated or unreadable";
     else if (memcmp(h, magic(kind), 8) != 0)
         why = memcmp(h, magic(!kind), 8) == 0 ? "%s: a table of the other model (strict/loose)"
@@ -403,12 +398,11 @@ static bool open_slice(const char *path, EgdbMaterial m, EgdbKind kind, Slice *s
              util_get_le(h + 16, 8) != n || (uint32_t)util_get_le(h + 24, 4) != EGDB_BLOCK ||
              (nblocks = (uint32_t)util_get_le(h + 28, 4)) != (n + EGDB_BLOCK - 1) / EGDB_BLOCK)
         why = "%s: header does not match its balance";
-    else if ((uint64_t)st.st_size !=
-             HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + util_get_le(h + 40, 8))
+    else if (file_size != HEADER_BYTES + 8 * ((uint64_t)nblocks + 1) + util_get_le(h + 40, 8))
         why = "%s: truncated or too long";
     size_t index_bytes = 8 * ((size_t)nblocks + 1);
     if (!why && (!(s->index = malloc(index_bytes)) ||
-                 pread(s->fd, s->index, index_bytes, HEADER_BYTES) != (ssize_t)index_bytes))
+                 !platform_read_at(s->file, s->index, index_bytes, HEADER_BYTES)))
         why = "%s: truncated or unreadable";
     else if (!why && util_get_le(h + 48, 8) !=
                          util_fnv1a(s->index, index_bytes, util_fnv1a(h, 48, UTIL_FNV_BASIS)))
@@ -436,7 +430,7 @@ static bool read_block(const Slice *s, uint32_t bl, uint8_t *out)
         return false;
     uint8_t buf[BLOCK_BYTES_MAX];
     size_t len = (size_t)(z - a);
-    if (pread(s->fd, buf, len, (off_t)(s->data_at + a)) != (ssize_t)len)
+    if (!platform_read_at(s->file, buf, len, s->data_at + a))
         return false;
     if (check && (uint32_t)util_get_le(buf, 4) != block_check(buf + check, len - check))
         return false;

@@ -8,10 +8,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "eval.h"
 #include "movegen.h"
+#include "platform.h"
 #include "pool.h"
 #include "tables.h"
 #include "timeman.h"
@@ -528,25 +528,23 @@ bool engine_set_egdb_path(Engine *e, const char *path, char *err, size_t errlen)
         e->egdb_path[0] = '\0';
         return true;
     }
-    char *log = NULL;
-    size_t loglen = 0;
-    FILE *f = open_memstream(&log, &loglen);
-    char why[ENGINE_ERR_MAX];
+    // The files refused go to a scratch file (C's tmpfile: any system), of which the first
+    // line is the warning.
+    FILE *f = tmpfile();
+    char why[ENGINE_ERR_MAX], first[ENGINE_ERR_MAX] = "";
     Egdb *db = egdb_open(path, EGDB_PIECES_MAX, f, why, sizeof why);
-    if (f)
+    if (f) {
+        rewind(f);
+        if (fgets(first, sizeof first, f))
+            first[strcspn(first, "\n")] = '\0';
         fclose(f);
+    }
     if (!db) {
         snprintf(err, errlen, "%s; keeping %s", why, e->egdb_path[0] ? e->egdb_path : "none");
-        free(log);
         return false;
     }
-    if (log && log[0]) { // the first file refused, on one line
-        char *nl = strchr(log, '\n');
-        if (nl)
-            *nl = '\0';
-        snprintf(err, errlen, "%s", log);
-    }
-    free(log);
+    if (first[0]) // the first file refused, on one line
+        snprintf(err, errlen, "%s", first);
     egdb_close(e->egdb);
     e->egdb = db;
     snprintf(e->egdb_path, sizeof e->egdb_path, "%s", path);
@@ -589,24 +587,17 @@ int64_t engine_no_value(const Engine *e)
 #define DAMKA_DATADIR "/usr/local/share/damka"
 #endif
 
-static bool is_file(const char *path) { return access(path, R_OK) == 0; }
-
 bool engine_find_data(const char *name, char *out, size_t len)
 {
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            *slash = '\0';
+    if (platform_module_dir(exe, sizeof exe)) {
         static const char *const under_exe[] = {"%s/book/%s", "%s/%s", "%s/../share/damka/%s"};
         for (size_t i = 0; i < sizeof under_exe / sizeof under_exe[0]; i++) {
-            if (snprintf(out, len, under_exe[i], exe, name) < (int)len && is_file(out))
+            if (snprintf(out, len, under_exe[i], exe, name) < (int)len && platform_is_readable(out))
                 return true;
         }
     }
-    return snprintf(out, len, "%s/%s", DAMKA_DATADIR, name) < (int)len && is_file(out);
+    return snprintf(out, len, "%s/%s", DAMKA_DATADIR, name) < (int)len && platform_is_readable(out);
 }
 
 void engine_test_fail_threads(Engine *e, int starts) { e->pool.fail_after = starts; }

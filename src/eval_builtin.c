@@ -26,4 +26,4 @@ __asm__(READ_ONLY_SECTION
                                   ".incbin \"" EVAL_WEIGHTS_FILE "\"\n"
                                   ".globl " SYMBOL(g_eval_builtin_end) "\n" SYMBOL(
                                       g_eval_builtin_end) ":\n"
-                                                          ".previous\n");
+                                                          ".text\n");

@@ -8,7 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "platform.h"
 
 void proto_init(Proto *p, Engine *e, FILE *in, FILE *out, const ProtoDialect *const dialects[2],
                 const ProtoDialect *dialect)
@@ -230,9 +231,10 @@ int proto_main(int argc, char **argv, const ProtoDialect *uci, const ProtoDialec
         printf("error: cannot allocate the engine\n");
         return 1;
     }
+    platform_binary_stdio(); // lines end in '\n' on every system
     Proto p;
     proto_init(&p, engine, stdin, stdout, dialects, dialect);
-    p.interactive = isatty(fileno(stdin));
+    p.interactive = platform_stdin_is_terminal();
     if (p.interactive && dialect != hub)
         proto_write(&p, "%s %s, a Russian draughts engine. Type 'help' for the commands.",
                     DAMKA_NAME, DAMKA_VERSION);

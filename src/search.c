@@ -7,7 +7,6 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +14,7 @@
 #include "eval.h"
 #include "movegen.h"
 #include "movepick.h"
+#include "platform.h"
 #include "search_worker.h"
 #include "util.h"
 
@@ -88,8 +88,8 @@ static Score score_from_tt(Score s, int ply)
 
 SearchWorker *search_worker_new(int id)
 {
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, sizeof(SearchWorker)) != 0 || !mem)
+    void *mem = platform_aligned_alloc(64, sizeof(SearchWorker));
+    if (!mem)
         return NULL;
     SearchWorker *w = mem;
     memset(w, 0, sizeof *w);
@@ -97,7 +97,7 @@ SearchWorker *search_worker_new(int id)
     return w;
 }
 
-void search_worker_free(SearchWorker *w) { free(w); }
+void search_worker_free(SearchWorker *w) { platform_aligned_free(w); }
 
 void search_worker_clear(SearchWorker *w)
 {
@@ -783,7 +783,7 @@ void search_run(SearchWorker *w, SearchShared *sh)
     while (!is_main && sh->limits.nodes &&
            atomic_load_explicit(&sh->completed_depth, memory_order_acquire) < 1 &&
            !atomic_load_explicit(&sh->stop, memory_order_relaxed))
-        sched_yield();
+        platform_yield();
     int lines = sh->limits.multipv < 1 ? 1 : sh->limits.multipv;
     if (lines > w->nroots)
         lines = w->nroots;

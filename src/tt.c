@@ -6,8 +6,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
+
+#include "platform.h"
 
 enum { HUGE_PAGE = 2 << 20 };
 
@@ -29,43 +29,27 @@ static uint8_t data_gen(uint64_t d) { return (uint8_t)(d >> 58); }
 
 void tt_init(TT *tt) { memset(tt, 0, sizeof *tt); }
 
-static void unmap_table(TT *tt)
-{
-    if (tt->raw)
-        munmap(tt->raw, tt->raw_bytes);
-}
-
-// Physical memory in MB (0 if unknown): a table may not be larger than the machine.
-static size_t physical_mb(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (size_t)pages / 1024 * (size_t)size / 1024 : 0;
-}
+static void unmap_table(TT *tt) { platform_free_large(tt->raw, tt->raw_bytes); }
 
 bool tt_resize(TT *tt, size_t megabytes)
 {
-    size_t phys = physical_mb();
+    size_t phys = platform_physical_mb(); // a table may not be larger than the machine
     if (megabytes < TT_MB_MIN || megabytes > TT_MB_MAX || (phys && megabytes > phys * 3 / 4))
         return false;
     size_t bytes = megabytes << 20, bucket_bytes = TT_BUCKET * sizeof(TTEntry);
     size_t buckets = 1;
     while (buckets * 2 * bucket_bytes <= bytes)
         buckets *= 2;
-    // An anonymous mapping comes zeroed and untouched (no memset of gigabytes). It is aligned
-    // by hand to 2 MB and the kernel is asked for huge pages there: every probe is a random
-    // access, and with 4 KB pages most of them also miss the TLB.
-    size_t raw_bytes = buckets * bucket_bytes + HUGE_PAGE;
-    void *raw = mmap(NULL, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED)
+    // Zeroed and untouched (no memset of gigabytes), aligned to 2 MB for huge pages.
+    void *raw;
+    size_t raw_bytes;
+    TTEntry *start = platform_alloc_large(buckets * bucket_bytes, HUGE_PAGE, &raw, &raw_bytes);
+    if (!start)
         return false;
-    uintptr_t start = ((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-#ifdef MADV_HUGEPAGE
-    madvise((void *)start, buckets * bucket_bytes, MADV_HUGEPAGE); // a hint: failure is fine
-#endif
     unmap_table(tt);
     tt->raw = raw;
     tt->raw_bytes = raw_bytes;
-    tt->entries = (TTEntry *)start;
+    tt->entries = start;
     tt->bucket_count = buckets;
     tt->megabytes = megabytes;
     tt->generation = 0;
