@@ -111,7 +111,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings fuzz fuzz-run latency shortest test-busy-build
+        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings fuzz fuzz-run latency shortest test-busy-build windows test-windows
 
 all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -252,7 +252,8 @@ $(BUILD)/%.o: src/%.c
 
 # The bench positions are compiled in: each FEN line of bench/positions.txt becomes a string.
 # One rule makes both the engine's copy and the fuzz harnesses' copy.
-$(BUILD)/bench_positions.h build/fuzz/bench_positions.h: bench/positions.txt
+$(BUILD)/bench_positions.h build/fuzz/bench_positions.h build/windows/bench_positions.h: \
+    bench/positions.txt
 	@mkdir -p $(dir $@)
 	sed -n 's/^\([WB]:[^#]*[^# ]\).*$$/"\1",/p' $< > $@
 
@@ -431,6 +432,57 @@ test-gui: deps damka damka-gui
 test-busy-build:
 	sh tools/busy_build_check.sh
 
+# Windows builds from Linux with MinGW-w64 (Debian's gcc-mingw-w64-x86-64 and -i686, the POSIX
+# thread model: winpthreads, linked in statically, so that the engine library keeps its
+# pthreads and needs no DLL beside it). build/windows/x64: damka.exe (both text dialects) and
+# damka.dll (the CheckerBoard and Kallisto interfaces, src/cb.c and src/ei.c); build/windows/x86
+# the same for 32-bit hosts (the Kallisto GUI and CheckerBoard before its 64-bit builds), made
+# when the i686 compiler is installed. The portable x86-64 (and i686) instruction sets: any PC.
+WIN_CC_x64 := x86_64-w64-mingw32-gcc-posix
+WIN_CC_x86 := i686-w64-mingw32-gcc-posix
+WIN_ARCH_x64 := -march=x86-64-v2 -mtune=generic
+WIN_ARCH_x86 := -march=i686 -mtune=generic -msse2
+WIN_OBJ_NAMES := $(ENGINE_SRC:src/%.c=%.o)
+# The DLL exports the names the GUIs ask for, undecorated (stdcall decorates them on 32 bits).
+WIN_DLL_FLAGS := -shared -Wl,--kill-at
+WIN_LIBS := -static -lpthread
+
+define WIN_RULES
+build/windows/$(1)/%.o: src/%.c
+	@mkdir -p $$(dir $$@)
+	$$(WIN_CC_$(1)) $(CSTD) $(WARN) -O3 -DNDEBUG $$(WIN_ARCH_$(1)) -Iinclude -Ibuild/windows \
+	    -DDAMKA_ARCH='"windows-$(1)"' -DDAMKA_DATADIR='"share/damka"' $(EVAL_WEIGHTS_DEF) \
+	    $(EXTRA_CFLAGS) -MMD -MP -c -o $$@ $$<
+build/windows/$(1)/bench.o: build/windows/bench_positions.h
+build/windows/$(1)/eval_builtin.o: $(EVAL_WEIGHTS)
+build/windows/$(1)/libengine.a: $(addprefix build/windows/$(1)/,$(WIN_OBJ_NAMES))
+	rm -f $$@
+	$$(WIN_CC_$(1):gcc-posix=ar) rcs $$@ $$^
+build/windows/$(1)/damka.exe: build/windows/$(1)/main.o build/windows/$(1)/libengine.a
+	$$(WIN_CC_$(1)) -o $$@ $$^ $(WIN_LIBS)
+build/windows/$(1)/damka.dll: build/windows/$(1)/cb.o build/windows/$(1)/ei.o \
+    build/windows/$(1)/plugin.o build/windows/$(1)/libengine.a
+	$$(WIN_CC_$(1)) $(WIN_DLL_FLAGS) -o $$@ $$^ $(WIN_LIBS)
+# The test host: loads the DLL as the GUIs do and plays games (tests/windows/dll_host.c).
+build/windows/$(1)/dll_host.exe: tests/windows/dll_host.c build/windows/$(1)/libengine.a
+	$$(WIN_CC_$(1)) $(CSTD) $(WARN) -O2 $$(WIN_ARCH_$(1)) -Iinclude -o $$@ $$^ $(WIN_LIBS)
+endef
+$(eval $(call WIN_RULES,x64))
+$(eval $(call WIN_RULES,x86))
+
+HAVE_WIN_x86 = $(shell command -v $(WIN_CC_x86) >/dev/null 2>&1 && echo yes)
+windows:
+	@sh tools/apt_need.sh windows "command -v $(WIN_CC_x64)" gcc-mingw-w64-x86-64
+	$(MAKE) build/windows/x64/damka.exe build/windows/x64/damka.dll
+	$(if $(HAVE_WIN_x86),$(MAKE) build/windows/x86/damka.exe build/windows/x86/damka.dll,\
+	    @echo "windows: no i686 compiler (gcc-mingw-w64-i686): the 32-bit build is skipped")
+
+# Under Wine (Debian's wine64): the DLL loaded by a host as the GUIs load it, 20 games, and
+# damka.exe through the protocol tests of the Linux binary. Installs what is missing as root.
+test-windows: windows build/windows/x64/dll_host.exe $(BUILD)/check_damka
+	@sh tools/apt_need.sh test-windows "command -v wine" wine wine64
+	sh tools/windows_test.sh $(BUILD)/check_damka
+
 # Installs into a scratch directory and runs the installed programs (tools/install_check.sh).
 install-check: damka damka-match
 	@sh tools/install_check.sh
@@ -439,4 +491,5 @@ clean:
 	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
-                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d)
+                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d \
+                     build/windows/*/*.d)

@@ -135,6 +135,9 @@ bool engine_is_quiet(const Board *b);
 // True when the side to move in b has a capture (the evaluation never scores such a position).
 bool engine_must_capture(const Board *b);
 
+// The position after m, a legal move of b.
+void engine_board_after(const Board *b, const Move *m, Board *out);
+
 // Perft of b (bulk: the last ply counted without being played).
 uint64_t engine_perft(const Board *b, int depth, bool bulk);
 
@@ -161,6 +164,10 @@ void engine_ponderhit(Engine *e);
 void engine_wait(Engine *e);
 
 bool engine_is_searching(Engine *e);
+
+// Waits at most ms milliseconds for the current search to end; true when it has (or none
+// was running). For front ends that must look at something else meanwhile.
+bool engine_wait_ms(Engine *e, int ms);
 
 // The result of the last search (after engine_wait).
 void engine_result(const Engine *e, EngineResult *out);

@@ -48,6 +48,13 @@ bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move 
 // line of file letters, each ending in a newline.
 void notation_diagram(const Board *b, char *buf, size_t len);
 
+// The squares m takes, in the order it takes them (none for a quiet move); returns the count.
+// A capture's route fixes it: between two landings lies exactly one taken piece.
+int notation_taken_in_order(const Move *m, Square out[MAX_PATH]);
+
+// The square named by algebraic text such as "c3" (two characters, a dark square), or -1.
+Square notation_square_of(const char *name);
+
 // Algebraic name of a square ("c3").
 void notation_square(Square s, char out[3]);
 

@@ -56,6 +56,9 @@ void pool_wait(Pool *p);
 
 bool pool_is_searching(Pool *p);
 
+// Waits at most ms milliseconds for the current search to end; true when it has.
+bool pool_wait_ms(Pool *p, int ms);
+
 // Forgets killers and history of every worker.
 void pool_clear(Pool *p);
 

@@ -279,6 +279,13 @@ uint64_t engine_perft(const Board *b, int depth, bool bulk)
     return movegen_perft(b, depth, bulk);
 }
 
+void engine_board_after(const Board *b, const Move *m, Board *out)
+{
+    assert(movegen_is_legal(b, m));
+    *out = *b;
+    board_play(out, m);
+}
+
 uint64_t engine_perft_divide(const Board *b, int depth, bool bulk, MoveList *list,
                              uint64_t counts[MAX_MOVES])
 {
@@ -400,6 +407,8 @@ void engine_ponderhit(Engine *e)
 void engine_wait(Engine *e) { pool_wait(&e->pool); }
 
 bool engine_is_searching(Engine *e) { return pool_is_searching(&e->pool); }
+
+bool engine_wait_ms(Engine *e, int ms) { return pool_wait_ms(&e->pool, ms); }
 
 void engine_result(const Engine *e, EngineResult *out) { fill_result(e, out); }
 

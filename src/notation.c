@@ -2,6 +2,7 @@
 // Owns text <-> Board and text <-> Move conversions (FEN, Hub strings, move notations).
 #include "notation.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -391,6 +392,34 @@ bool notation_parse_move(const Board *b, const char *text, MoveFormat fmt, Move 
             return true;
         }
     return fail(err, errlen, "illegal move '%.20s'", text);
+}
+
+int notation_taken_in_order(const Move *m, Square out[MAX_PATH])
+{
+    int n = 0;
+    Square at = m->from;
+    for (int i = 0; m->captured && i < m->npath; i++) {
+        int x = tables_file(at), y = tables_rank(at);
+        int tx = tables_file(m->path[i]), ty = tables_rank(m->path[i]);
+        int dx = tx > x ? 1 : -1, dy = ty > y ? 1 : -1;
+        for (x += dx, y += dy; x != tx; x += dx, y += dy) {
+            Square s = tables_square_at(x, y);
+            if (s >= 0 && (g_square_bb[s] & m->captured)) {
+                assert(n < MAX_PATH);
+                out[n++] = s;
+                break;
+            }
+        }
+        at = m->path[i];
+    }
+    return n;
+}
+
+Square notation_square_of(const char *name)
+{
+    const char *p = name;
+    Square s = read_square(&p, false);
+    return s >= 0 && *p == '\0' && isalpha((unsigned char)name[0]) ? s : -1;
 }
 
 void notation_diagram(const Board *b, char *buf, size_t len)

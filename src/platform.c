@@ -100,11 +100,12 @@ bool platform_is_readable(const char *path)
 
 bool platform_module_dir(char *out, size_t len)
 {
-    // The module that holds this very function: the DLL inside a GUI, else the program.
+    // The module that holds this variable: the DLL inside a GUI, else the program.
+    static const char here = 0;
     HMODULE m = NULL;
     if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
                                 GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                            (LPCSTR)(void *)platform_module_dir, &m))
+                            &here, &m))
         return false;
     DWORD n = GetModuleFileNameA(m, out, (DWORD)len);
     if (n == 0 || n >= len)

@@ -3,6 +3,7 @@
 #include "pool.h"
 
 #include <string.h>
+#include <time.h>
 
 static void *thread_main(void *arg)
 {
@@ -143,6 +144,23 @@ void pool_wait(Pool *p)
     while (p->searching)
         pthread_cond_wait(&p->idle, &p->mu);
     pthread_mutex_unlock(&p->mu);
+}
+
+bool pool_wait_ms(Pool *p, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until); // the clock pthread_cond_timedwait reads
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L)
+        until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&p->mu);
+    int rc = 0;
+    while (p->searching && rc == 0)
+        rc = pthread_cond_timedwait(&p->idle, &p->mu, &until);
+    bool done = !p->searching;
+    pthread_mutex_unlock(&p->mu);
+    return done;
 }
 
 bool pool_is_searching(Pool *p)

@@ -17,6 +17,7 @@ int main(void)
     srunner_add_suite(sr, suite_gui());
     srunner_add_suite(sr, suite_egdb());
     srunner_add_suite(sr, suite_eval());
+    srunner_add_suite(sr, suite_plugins());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

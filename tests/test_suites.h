@@ -17,6 +17,7 @@ Suite *suite_protocol(void);
 Suite *suite_gui(void);
 Suite *suite_egdb(void);
 Suite *suite_eval(void);
+Suite *suite_plugins(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);
