@@ -2,9 +2,8 @@
 // Static evaluation in hundredths of a man, from the side to move's point of view.
 //
 // The evaluation is linear in its weights, so that a trainer fits them by logistic regression:
-// - a few named terms (material, advancement, structure, mobility, runaway men, kings, pieces
-//   en prise), each a weight times a count for the side to move minus the same count for the
-//   opponent;
+// - a few named terms (material, advancement, structure, mobility, runaway men, kings), each a
+//   weight times a count for the side to move minus the same count for the opponent;
 // - pattern tables: the men on each of nine 4x4 windows of the board (corners at files and
 //   ranks 0, 2, 4; eight dark squares each: empty, own man or enemy man, 3^8 states) index a
 //   table of weights, an opening and an ending one blended by the number of men on the board.
@@ -63,8 +62,6 @@ typedef struct EvalParams {
     int runaway[8];    // a man with no enemy piece in its path to the last rank, by rank
     int king_diagonal; // a king holding the long diagonal a1-h8 that the opponent does not
     int king_mobility; // per square a king can reach
-    int hanging_man;   // a man the opponent could take on its first jump (when the side to
-    int hanging_king;  // move's: a threat it must answer) and a king likewise
     int draw_divisor;  // known drawn endings are divided by this
 } EvalParams;
 
@@ -146,12 +143,12 @@ void eval_features(const Board *b, EvalFeatures *f);
 // The index in EvalWeights.material of a balance (counts above 12 count as 12).
 int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kings);
 
-// The weights file: 8 bytes "DAMKAEVW", u32 version (5), u32 number of named weights, u32
+// The weights file: 8 bytes "DAMKAEVW", u32 version (6), u32 number of named weights, u32
 // windows, u32 states, the named weights as i32 (in eval_param_name order, then
 // draw_divisor), the tables as i16 (EVAL_TABLE_WEIGHTS, in eval_pattern_index order), and u64
 // FNV-1a of all the bytes before it; little-endian (docs/formats.md). Reading checks every
 // field, the size and the checksum; on failure it returns false with one line in err and
-// leaves *out unchanged. Files of the layouts of earlier rounds (versions 1-4) were converted
+// leaves *out unchanged. Files of the layouts of earlier rounds (versions 1-5) were converted
 // once and are refused.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);

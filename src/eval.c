@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Owns the static evaluation: its named terms (material, men's advancement and structure,
-// mobility, runaway men, kings on the long diagonal, pieces en prise), the pattern tables of the
+// mobility, runaway men, kings on the long diagonal), the pattern tables of the
 // board's 4x4 windows, the king squares, the material table, known drawn endings, and the weights
 // file.
 #include "eval.h"
@@ -22,9 +22,9 @@
 
 // The named weights, in the order of the trainer and the weights file, each with the term of
 // `eval` it belongs to.
-enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, T_THREATS, TERM_COUNT };
-static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance", "structure", "mobility",
-                                                   "runaway",  "kings",   "threats"};
+enum { T_MATERIAL, T_ADVANCE, T_STRUCTURE, T_MOBILITY, T_RUNAWAY, T_KINGS, TERM_COUNT };
+static const char *const TERM_NAMES[TERM_COUNT] = {"material", "advance", "structure",
+                                                   "mobility", "runaway", "kings"};
 enum {
     F_MAN,
     F_KING,
@@ -38,8 +38,6 @@ enum {
     F_RUN6 = F_RUN3 + 3,
     F_KING_DIAGONAL,
     F_KING_MOBILITY,
-    F_HANGING_MAN,
-    F_HANGING_KING,
     F_COUNT
 };
 
@@ -64,7 +62,6 @@ static const NamedParam PARAMS[F_COUNT] = {
     P(edge, T_STRUCTURE),      P(back_guard, T_STRUCTURE), P(mobility, T_MOBILITY),
     PA(runaway, 3, T_RUNAWAY), PA(runaway, 4, T_RUNAWAY),  PA(runaway, 5, T_RUNAWAY),
     PA(runaway, 6, T_RUNAWAY), P(king_diagonal, T_KINGS),  P(king_mobility, T_KINGS),
-    P(hanging_man, T_THREATS), P(hanging_king, T_THREATS),
 };
 #undef P
 #undef PA
@@ -197,21 +194,6 @@ static int quiet_moves(const Board *b, Side s, int *king_moves)
     return n;
 }
 
-// The pieces of side s that the opponent's men or kings could take on a first jump. Quiescence
-// scores some positions where the side to move has to answer such a threat.
-static Bitboard en_prise(const Board *b, Side s)
-{
-    Bitboard enemy = b->pieces[side_flip(s)], empty = BB_VALID & ~(b->pieces[0] | b->pieces[1]);
-    Bitboard enemy_kings = enemy & b->kings, hit = 0;
-    for (int d = 0; d < DIR_COUNT; d++) {
-        Bitboard from = enemy;
-        if (enemy_kings)
-            from |= bb_ray_fill(enemy_kings, d, empty);
-        hit |= bb_shift(from, d) & b->pieces[s] & bb_shift(empty, dir_reverse(d));
-    }
-    return hit;
-}
-
 // One named term: weight times count added to *score, and the count to counts[f] when counts
 // is not NULL.
 static inline __attribute__((always_inline)) void term(int *score, int *counts, int f, int weight,
@@ -251,13 +233,6 @@ static inline __attribute__((always_inline)) int side_terms(const EvalParams *p,
     term(&score, counts, F_KING_MOBILITY, p->king_mobility, king_moves);
     if ((kings & diagonal_mask) && !(enemy & b->kings & diagonal_mask))
         term(&score, counts, F_KING_DIAGONAL, p->king_diagonal, 1);
-    // Pieces en prise. Not counted when both weights are 0 (the built-in weights) and nobody
-    // asks for the counts.
-    if (counts || p->hanging_man || p->hanging_king) {
-        Bitboard hit = en_prise(b, s);
-        term(&score, counts, F_HANGING_MAN, p->hanging_man, bb_count(hit & men));
-        term(&score, counts, F_HANGING_KING, p->hanging_king, bb_count(hit & kings));
-    }
     return score;
 }
 
@@ -419,7 +394,7 @@ void eval_explain(const EvalWeights *w, const Board *b, FILE *out)
 // ---- The weights file ------------------------------------------------------------------------
 
 enum {
-    FILE_VERSION = 5,
+    FILE_VERSION = 6,         // 6: without the two weights of pieces en prise (always 0, removed)
     FILE_NAMED = F_COUNT + 1, // the tunable weights and draw_divisor
     FILE_HEADER = 8 + 4 * 4,
     FILE_BYTES = FILE_HEADER + 4 * FILE_NAMED + 2 * EVAL_TABLE_WEIGHTS + 8,

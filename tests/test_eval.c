@@ -41,8 +41,6 @@ static EvalWeights *random_weights(uint64_t seed)
                 w->king_square[v][s][p] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
     for (int i = 0; i < EVAL_MATERIAL_STATES; i++)
         w->material[i] = (int16_t)((int)(test_rand(&seed) % 127) - 63);
-    w->params.hanging_man = -1 - (int)(test_rand(&seed) % 63); // 0 in weights before them
-    w->params.hanging_king = -1 - (int)(test_rand(&seed) % 63);
     return w;
 }
 
@@ -226,41 +224,6 @@ START_TEST(test_eval_features_reproduce_eval)
 }
 END_TEST
 
-static int param_index(const char *name)
-{
-    for (int i = 0; i < eval_param_count(); i++)
-        if (strcmp(eval_param_name(i), name) == 0)
-            return i;
-    ck_abort_msg("no named weight %s", name);
-    return -1;
-}
-
-START_TEST(test_eval_counts_pieces_en_prise)
-{
-    // White to move, no capture for it. Black's man d4 could take c3 (forward, b2 empty) and
-    // e5 (backward, f6 empty) and its king h6 the king f4 from afar (g5 and e3 empty); g3 is
-    // covered (f2 behind it). White's counts are 2 men and a king, Black's none; with Black to
-    // move the same counts from its side.
-    Board b;
-    test_fen("W:Wc3,e5,g3,f2,Kf4:Bd4,h4,Kh6", &b);
-    ck_assert(!movegen_has_capture(&b));
-    EvalFeatures f;
-    eval_features(&b, &f);
-    int man = param_index("hanging_man"), king = param_index("hanging_king");
-    ck_assert_int_eq(f.base[man], 2);
-    ck_assert_int_eq(f.base[king], 1);
-    test_fen("B:Wc3,e5,g3,f2,Kf4:Bd4,h4,Kh6", &b);
-    eval_features(&b, &f);
-    ck_assert_int_eq(f.base[man], -2);
-    ck_assert_int_eq(f.base[king], -1);
-    // Nothing en prise at the start.
-    board_start(&b);
-    eval_features(&b, &f);
-    ck_assert_int_eq(f.base[man], 0);
-    ck_assert_int_eq(f.base[king], 0);
-}
-END_TEST
-
 static void temp_path(char *buf, size_t len, const char *what)
 {
     snprintf(buf, len, "/tmp/damka-test-%ld-%s", (long)getpid(), what);
@@ -356,8 +319,8 @@ static bool all_zero(const int16_t *p, size_t n)
 
 START_TEST(test_eval_file_refuses_other_versions)
 {
-    // Versions 1-4 (the layouts of earlier rounds, converted once and read no more) and 6 are
-    // refused with one line, even with a good checksum at version 5's size; r is unchanged.
+    // Versions 1-5 (the layouts of earlier rounds, converted once and read no more) and 7 are
+    // refused with one line, even with a good checksum at version 6's size; r is unchanged.
     char path[256], old[256], err[EVAL_ERR_MAX];
     temp_path(path, sizeof path, "v5.bin");
     temp_path(old, sizeof old, "old.bin");
@@ -367,7 +330,7 @@ START_TEST(test_eval_file_refuses_other_versions)
     static uint8_t buf[1 << 21];
     memset(r, 0x55, sizeof *r);
     memcpy(keep, r, sizeof *r);
-    static const uint32_t versions[] = {1, 2, 3, 4, 6};
+    static const uint32_t versions[] = {1, 2, 3, 4, 5, 7};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
         long n = file_bytes(path, buf, sizeof buf);
         write_version(old, buf, n, versions[i]);
@@ -818,7 +781,6 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_eval_windows_match_squares);
     tcase_add_test(tc, test_eval_colour_symmetric_any_weights);
     tcase_add_test(tc, test_eval_features_reproduce_eval);
-    tcase_add_test(tc, test_eval_counts_pieces_en_prise);
     tcase_add_test(tc, test_eval_file_round_trip_and_refusals);
     tcase_add_test(tc, test_eval_file_refuses_other_versions);
     tcase_add_test(tc, test_eval_builtin_is_the_shipped_file);
