@@ -276,6 +276,16 @@ START_TEST(test_egdb_corrupt_file_refused)
 END_TEST
 
 // The score of a depth-limited search of fen.
+// A new engine with the test databases loaded (of up to 4 pieces).
+static Engine *engine_with_db(void)
+{
+    Engine *e = engine_new();
+    char err[ENGINE_ERR_MAX];
+    ck_assert(e != NULL);
+    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
+    return e;
+}
+
 static Score search_with_db(Engine *e, const char *fen, int depth)
 {
     char err[ENGINE_ERR_MAX];
@@ -442,9 +452,8 @@ START_TEST(test_egdb_search_uses_it)
 {
     // With the databases, three kings against one are scored as a database win at once, and
     // info lines count the probes.
-    Engine *e = engine_new();
+    Engine *e = engine_with_db();
     char err[ENGINE_ERR_MAX];
-    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
     ck_assert_int_eq(engine_egdb_loaded(e), 4);
     ck_assert(
         engine_set_position(e, "W:WKa1,Kb2,Kc3:BKh4", NULL, 0, MOVE_FMT_UCI, err, sizeof err));
@@ -512,9 +521,8 @@ START_TEST(test_egdb_draws_score_zero)
     // Positions the databases call drawn score 0 at the root. A lone king on the long diagonal
     // against three pieces (7.2.7, which the databases leave to the search) stays a draw when
     // the databases say draw: that rule only adds draws.
-    Engine *e = engine_new();
+    Engine *e = engine_with_db();
     char err[ENGINE_ERR_MAX];
-    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
     ck_assert_int_eq(search_with_db(e, "W:WK4:B12,19,K21", 7), 0);
     // A sample of drawn positions of 3 and 4 pieces with both sides to move.
     static EgdbCache cache;
@@ -554,9 +562,8 @@ START_TEST(test_egdb_forced_move_score)
     // A single legal move is played at once, after a short search that makes its score mean
     // something: a database draw reports 0, and a forced capture in the middle game reports
     // more than the first iteration's static score.
-    Engine *e = engine_new();
+    Engine *e = engine_with_db();
     char err[ENGINE_ERR_MAX];
-    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
     static EgdbCache cache;
     Egdb *db = egdb_open(egdb_dir(), 4, NULL, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
@@ -594,9 +601,8 @@ START_TEST(test_egdb_short_win)
     // Three kings against a man: the databases call every king move a win, but a1-e5 (or
     // a1-b2) wins in three plies; a1-g7 gives a king away and wins the long way. The search
     // finds the short win, and at depths too shallow to see it never gives a piece away.
-    Engine *e = engine_new();
+    Engine *e = engine_with_db();
     char err[ENGINE_ERR_MAX];
-    ck_assert_msg(engine_set_egdb_path(e, egdb_dir(), err, sizeof err), "%s", err);
     const char *fen = "W:WKa1,Kc1,Ke1:Bh8";
     ck_assert(engine_set_position(e, fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
     EngineGo go;

@@ -101,6 +101,15 @@ static void assert_legal(Proc *p, const char *setup, const char *move)
     ck_assert_msg(strcmp(before, after) != 0, "move %s was not played", move);
 }
 
+// A UCI-style engine that has answered isready (its table set up): the time from here is
+// the search's.
+static void start_ready(Proc *p)
+{
+    start(p, "");
+    proc_send(p, "isready");
+    next_line(p, "readyok");
+}
+
 static void stop(Proc *p)
 {
     int status = proc_stop(p, "quit");
@@ -548,9 +557,7 @@ START_TEST(test_zero_move_time)
         stop(&p);
     }
     Proc p;
-    start(&p, "");
-    proc_send(&p, "isready");
-    next_line(&p, "readyok");
+    start_ready(&p);
     int64_t t0 = util_now_ms();
     proc_send(&p, "go movetime 0");
     const char *best = until(&p, "bestmove", info, sizeof info);
@@ -606,9 +613,7 @@ END_TEST
 START_TEST(test_first_search_in_time)
 {
     Proc p;
-    start(&p, "");
-    proc_send(&p, "isready");
-    next_line(&p, "readyok");
+    start_ready(&p);
     int64_t t0 = util_now_ms();
     proc_send(&p, "go movetime 50");
     expect(&p, "bestmove");
