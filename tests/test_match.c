@@ -164,6 +164,32 @@ START_TEST(test_openings_reader)
 }
 END_TEST
 
+START_TEST(test_openings_fmjd_table)
+{
+    // The FMJD Drawing Table of 64 squares: 736 openings, 734 distinct positions, every one a
+    // legal position with a move to play (no game over before it starts).
+    FILE *f = fopen(DATA_DIR "/../../book/openings/fmjd-64.txt", "r");
+    ck_assert(f != NULL);
+    Opening *o = NULL;
+    char err[128];
+    int n = openings_read(f, &o, err, sizeof err);
+    fclose(f);
+    ck_assert_msg(n == 736, "%d openings: %s", n, err);
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        MoveList list;
+        ck_assert(board_is_ok(&o[i].start));
+        ck_assert_int_gt(movegen_all(&o[i].start, &list), 0);
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = board_equal(&o[i].start, &o[j].start);
+        distinct += !seen;
+    }
+    ck_assert_int_eq(distinct, 734);
+    free(o);
+}
+END_TEST
+
 START_TEST(test_adjudication_rules)
 {
     Game *g = calloc(1, sizeof *g);
@@ -384,6 +410,7 @@ Suite *suite_match(void)
     tcase_add_test(pieces, test_stats_against_hand_values);
     tcase_add_test(pieces, test_pdn_writer);
     tcase_add_test(pieces, test_openings_reader);
+    tcase_add_test(pieces, test_openings_fmjd_table);
     tcase_add_test(pieces, test_adjudication_rules);
     suite_add_tcase(s, pieces);
     TCase *e2e = tcase_create("matches");
