@@ -113,7 +113,7 @@ endef
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
         check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings fuzz fuzz-run latency shortest test-busy-build windows test-windows
 
-all: damka damka-match damka-egdb damka-datagen damka-train $(if $(HAVE_MHD),damka-gui,gui-missing)
+all: damka damka-match damka-egdb damka-datagen damka-train damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
 # The endgame database generator (tools/egdb/) and the databases: `make egdb` builds every
 # balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
@@ -139,6 +139,17 @@ damka-datagen: $(BUILD)/damka-datagen FORCE
 $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
                        $(BUILD)/datagen/args.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+# The opening book's builder (tools/book/).
+damka-book: $(BUILD)/damka-book FORCE
+	$(install_bin)
+
+$(BUILD)/damka-book: $(BUILD)/book/book.o $(MATCH_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/book/%.o: tools/book/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
 damka-train: $(BUILD)/damka-train FORCE
@@ -297,12 +308,14 @@ egdb-test-set:
 	@tail -n 1 $(EGDB_TEST_DIR).log
 
 test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
-          $(BUILD)/damka-train $(BUILD)/damka-datagen $(FAKE_ENGINES) egdb-test-set
+          $(BUILD)/damka-train $(BUILD)/damka-datagen $(BUILD)/damka-book $(FAKE_ENGINES) \
+          egdb-test-set
 	@echo "== the Check suites ($(BUILD)): rules and move generation, notation, engine, matches,"
 	@echo "   protocol, GUI server, endgame databases, evaluation and its tools. Lines on stderr"
 	@echo "   about corrupt or refused files come from tests that damage files on purpose."
 	@DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
 	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train DAMKA_DATAGEN=$(CURDIR)/$(BUILD)/damka-datagen \
+	    DAMKA_BOOK=$(CURDIR)/$(BUILD)/damka-book \
 	    TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
 	    EGDB_DIR=$(EGDB_TEST_DIR) $(BUILD)/check_damka
@@ -488,8 +501,8 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train
+	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train damka-book
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
-                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d \
+                     $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d $(BUILD)/book/*.d \
                      build/windows/*/*.d)

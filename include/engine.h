@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "book.h"
 #include "egdb.h"
 #include "notation.h"
 #include "rules.h"
@@ -17,6 +18,7 @@
 
 #define DAMKA_NAME "Damka"
 #define DAMKA_VERSION "0.2"
+#define ENGINE_BOOK_NAME "damka.book" // the shipped book, found like the databases
 
 enum {
     ENGINE_HASH_DEFAULT = 64, // MB
@@ -27,6 +29,9 @@ enum {
     ENGINE_MULTIPV_MAX = MULTIPV_MAX,
     ENGINE_OVERHEAD_DEFAULT = 30, // ms a move costs in pipes and GUI: measured in bench/RESULTS.md
     ENGINE_OVERHEAD_MAX = 10000,
+    ENGINE_BOOK_MARGIN_DEFAULT = 30, // centi-men: first choice
+    ENGINE_BOOK_MARGIN_MAX = 1000,
+    ENGINE_BOOK_PLY_MAX = 1000,
 };
 
 typedef struct Engine Engine;
@@ -35,6 +40,7 @@ typedef struct Engine Engine;
 typedef struct EngineResult {
     bool has_best; // false when the side to move had no legal move
     bool has_ponder;
+    bool from_book; // played from the opening book, with no search (depth 0)
     Move best;
     Move ponder;    // the expected reply (second move of the PV)
     Score score;    // centi-men from the side to move's view; see engine_win_plies
@@ -204,6 +210,23 @@ MoveFormat engine_hub_format(const Engine *e);
 // failure the current weights are kept and err says why in one line.
 bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen);
 void engine_eval_file(const Engine *e, char *buf, size_t len);
+// Opening book: OwnBook (play its moves), the file ("" or "<empty>": none; on failure the
+// previous book is kept and err says why), the margin (centi-men below the best move's score a
+// move may score and still be played), variety (0: the best-scored move; 1..100: a choice by
+// weight among those within the margin, from a generator seeded with the value, so that a
+// seed gives the same games) and the last ply of the game it is used at (0: any).
+bool engine_set_own_book(Engine *e, int64_t on);
+int64_t engine_own_book(const Engine *e);
+bool engine_set_book_file(Engine *e, const char *path, char *err, size_t errlen);
+void engine_book_file(const Engine *e, char *buf, size_t len);
+bool engine_set_book_margin(Engine *e, int64_t cp);
+int64_t engine_book_margin(const Engine *e);
+bool engine_set_book_variety(Engine *e, int64_t variety);
+int64_t engine_book_variety(const Engine *e);
+bool engine_set_book_ply(Engine *e, int64_t ply);
+int64_t engine_book_ply(const Engine *e);
+// The book's moves of the current position (legal ones), their entries in out; their count.
+int engine_book_moves(const Engine *e, BookEntry *out, Move *moves, int max);
 // Endgame databases: the folder they are loaded from ("" or "<empty>": none). On success err
 // may hold a warning (a file of the folder refused, the rest loaded); on failure the previous
 // databases are kept and err says why.

@@ -44,6 +44,12 @@ struct Engine {
     int egdb_pieces;          // probe up to this many pieces
     EvalWeights *eval_loaded; // weights read from eval_path (NULL: the built-in ones)
     char eval_path[4096];
+    Book *book; // opening book (NULL: none)
+    char book_path[4096];
+    bool own_book;
+    int book_margin, book_variety, book_ply;
+    uint64_t book_rng; // the generator of book_variety
+    bool from_book;    // the last result is the book's
 };
 
 enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
@@ -95,6 +101,16 @@ Engine *engine_new(void)
         free(e);
         return NULL;
     }
+    // The book at the default place (book/damka.book beside the binary, or under the data
+    // folder), with no option.
+    e->own_book = true;
+    e->book_margin = ENGINE_BOOK_MARGIN_DEFAULT;
+    char book_file[4096];
+    if (engine_find_data(ENGINE_BOOK_NAME, book_file, sizeof book_file)) {
+        char why[ENGINE_ERR_MAX];
+        if (!engine_set_book_file(e, book_file, why, sizeof why))
+            fprintf(stderr, "damka: %s\n", why);
+    }
     // The databases at the default place (egdb/ beside the binary or under the data folder),
     // with no option; a refused file is said on stderr, the protocol's stdout stays clean.
     e->egdb_pieces = EGDB_PIECES_MAX;
@@ -115,6 +131,7 @@ void engine_free(Engine *e)
     pool_destroy(&e->pool);
     tt_free(&e->tt);
     egdb_close(e->egdb);
+    book_close(e->book);
     free(e->eval_loaded);
     pthread_cond_destroy(&e->hold_cv);
     pthread_mutex_destroy(&e->hold_mu);
@@ -129,6 +146,7 @@ void engine_new_game(Engine *e)
     board_start(&e->board);
     e->nkeys = 0;
     e->counters = (DrawCounters){0, 0, 0};
+    e->book_rng = (uint64_t)e->book_variety * 0x9E3779B97F4A7C15ULL + 1;
 }
 
 // Plays the moves on a scratch game; commits only if every move is legal.
@@ -312,9 +330,142 @@ static void fill_result(const Engine *e, EngineResult *r)
     r->score = sh->best_score;
     r->depth = sh->best_depth;
     r->pvlen = sh->has_best ? sh->best_pvlen : 0;
+    r->from_book = e->from_book;
     memcpy(r->pv, sh->best_pv, (size_t)r->pvlen * sizeof(Move));
     for (int t = 0; t < sh->thread_count; t++)
         r->nodes += search_worker_nodes(sh->workers[t]);
+}
+
+// ---- The opening book ---------------------------------------------------------------------------
+
+bool engine_set_own_book(Engine *e, int64_t on)
+{
+    e->own_book = on != 0;
+    return true;
+}
+
+int64_t engine_own_book(const Engine *e) { return e->own_book; }
+
+bool engine_set_book_file(Engine *e, const char *path, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    engine_stop(e);
+    if (path_is_none(path)) {
+        book_close(e->book);
+        e->book = NULL;
+        e->book_path[0] = '\0';
+        return true;
+    }
+    char why[ENGINE_ERR_MAX];
+    Book *b = book_open(path, why, sizeof why);
+    if (!b) {
+        snprintf(err, errlen, "%s; keeping %s", why, e->book_path[0] ? e->book_path : "none");
+        return false;
+    }
+    book_close(e->book);
+    e->book = b;
+    snprintf(e->book_path, sizeof e->book_path, "%s", path);
+    return true;
+}
+
+void engine_book_file(const Engine *e, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", e->book_path[0] ? e->book_path : "<empty>");
+}
+
+bool engine_set_book_margin(Engine *e, int64_t cp)
+{
+    if (cp < 0 || cp > ENGINE_BOOK_MARGIN_MAX)
+        return false;
+    e->book_margin = (int)cp;
+    return true;
+}
+
+int64_t engine_book_margin(const Engine *e) { return e->book_margin; }
+
+bool engine_set_book_variety(Engine *e, int64_t variety)
+{
+    if (variety < 0 || variety > 100)
+        return false;
+    e->book_variety = (int)variety;
+    e->book_rng = (uint64_t)variety * 0x9E3779B97F4A7C15ULL + 1;
+    return true;
+}
+
+int64_t engine_book_variety(const Engine *e) { return e->book_variety; }
+
+bool engine_set_book_ply(Engine *e, int64_t ply)
+{
+    if (ply < 0 || ply > ENGINE_BOOK_PLY_MAX)
+        return false;
+    e->book_ply = (int)ply;
+    return true;
+}
+
+int64_t engine_book_ply(const Engine *e) { return e->book_ply; }
+
+int engine_book_moves(const Engine *e, BookEntry *out, Move *moves, int max)
+{
+    return book_probe(e->book, &e->board, out, moves, max);
+}
+
+// The book's move for a game's move (not analysis): the best-scored move, or with variety a
+// choice by weight among the moves within the margin of it. False when the book has none.
+static bool book_move(Engine *e, const EngineGo *go, Move *out, Score *score)
+{
+    if (!e->own_book || !e->book || go->infinite || go->ponder || go->analysis || e->analyse_mode ||
+        go->nsearchmoves || go->depth || go->nodes || go->mate ||
+        (e->book_ply && e->nkeys >= e->book_ply))
+        return false;
+    BookEntry ent[BOOK_MOVES_MAX];
+    Move mv[BOOK_MOVES_MAX];
+    int n = book_probe(e->book, &e->board, ent, mv, BOOK_MOVES_MAX), best = -1;
+    for (int i = 0; i < n; i++)
+        if (ent[i].weight && (best < 0 || ent[i].score > ent[best].score))
+            best = i;
+    if (best < 0)
+        return false;
+    int pick = best;
+    if (e->book_variety) {
+        uint64_t total = 0;
+        for (int i = 0; i < n; i++)
+            if (ent[i].weight && ent[i].score >= ent[best].score - e->book_margin)
+                total += ent[i].weight;
+        e->book_rng ^= e->book_rng << 13, e->book_rng ^= e->book_rng >> 7;
+        e->book_rng ^= e->book_rng << 17;
+        uint64_t r = e->book_rng % total;
+        for (int i = 0; i < n; i++)
+            if (ent[i].weight && ent[i].score >= ent[best].score - e->book_margin) {
+                if (r < ent[i].weight) {
+                    pick = i;
+                    break;
+                }
+                r -= ent[i].weight;
+            }
+    }
+    *out = mv[pick];
+    *score = ent[pick].score;
+    return true;
+}
+
+// Plays the book's move as a search's result, at once: no thread runs.
+static void book_result(Engine *e, const Move *m, Score score, EngineBestFn on_best, void *ctx)
+{
+    SearchShared *sh = &e->sh;
+    sh->has_best = true;
+    sh->has_ponder = false;
+    sh->best = *m;
+    sh->best_score = score;
+    sh->best_depth = 0;
+    sh->best_pvlen = 1;
+    sh->best_pv[0] = *m;
+    sh->thread_count = 0;
+    e->from_book = true;
+    if (on_best) {
+        EngineResult r;
+        fill_result(e, &r);
+        on_best(ctx, &r);
+    }
 }
 
 // Runs on the main search thread when every thread has stopped.
@@ -338,6 +489,13 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     engine_stop(e);
     if (movegen_count(&e->board) == 0)
         return false;
+    e->from_book = false;
+    Move bm;
+    Score bs;
+    if (book_move(e, go, &bm, &bs)) {
+        book_result(e, &bm, bs, on_best, ctx);
+        return true;
+    }
     SearchShared *sh = &e->sh;
     SearchLimits *l = &sh->limits;
     memset(l, 0, sizeof *l);

@@ -9,8 +9,9 @@
 
 // A new option is one row. Scan's Hub names that lidraughts-bot sends by default are rows too:
 // tt-size with Scan's meaning (log2 of the entries), bb-size as the largest number of pieces
-// probed in the endgame databases, and book, book-ply, book-margin, initial-time accepted and
-// ignored until Damka has an opening book.
+// probed in the endgame databases, book, book-ply and book-margin for the opening book (Scan's
+// meanings: use it, up to this ply of the game, within this margin), and initial-time accepted
+// and ignored.
 #define IGNORED(hub)                                                                               \
     {                                                                                              \
         .name = {NULL, hub}, .type = OPTION_IGNORED, .apply = engine_ignore_option,                \
@@ -103,9 +104,32 @@ static const Option OPTIONS[] = {
      .def = EGDB_PIECES_MAX,
      .apply = engine_set_egdb_pieces,
      .get = engine_egdb_pieces},
-    IGNORED("book"),
-    IGNORED("book-ply"),
-    IGNORED("book-margin"),
+    {.name = {"OwnBook", "book"},
+     .type = OPTION_CHECK,
+     .max = 1,
+     .def = 1,
+     .apply = engine_set_own_book,
+     .get = engine_own_book},
+    {.name = {"BookFile", "book-file"},
+     .type = OPTION_STRING,
+     .apply_text = engine_set_book_file,
+     .get_text = engine_book_file},
+    {.name = {"BookMargin", "book-margin"},
+     .type = OPTION_SPIN,
+     .max = ENGINE_BOOK_MARGIN_MAX,
+     .def = ENGINE_BOOK_MARGIN_DEFAULT,
+     .apply = engine_set_book_margin,
+     .get = engine_book_margin},
+    {.name = {"BookVariety", NULL},
+     .type = OPTION_SPIN,
+     .max = 100,
+     .apply = engine_set_book_variety,
+     .get = engine_book_variety},
+    {.name = {NULL, "book-ply"},
+     .type = OPTION_SPIN,
+     .max = ENGINE_BOOK_PLY_MAX,
+     .apply = engine_set_book_ply,
+     .get = engine_book_ply},
     IGNORED("initial-time"),
 };
 #undef IGNORED

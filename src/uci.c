@@ -137,6 +137,11 @@ static void uci_info(void *ctx, const EngineInfo *r)
 static void uci_best(void *ctx, const EngineResult *r)
 {
     Proto *p = ctx;
+    if (r->from_book && r->has_best) {
+        char m[MOVE_TEXT_MAX];
+        notation_move(&r->best, engine_uci_format(p->engine), m, sizeof m);
+        proto_write(p, "info string book move %s", m);
+    }
     proto_write_best(p, r, engine_uci_format(p->engine), "bestmove ", " ponder ",
                      "bestmove (none)");
 }

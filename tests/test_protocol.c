@@ -125,7 +125,8 @@ START_TEST(test_uci_handshake)
     next_line(&p, "id author");
     const char *options[] = {"Hash",          "Threads",    "MultiPV",     "Ponder",
                              "Move Overhead", "Clear Hash", "UCI_Variant", "UCI_AnalyseMode",
-                             "MoveFormat",    "EGDBPath",   "EvalFile"};
+                             "MoveFormat",    "EGDBPath",   "EvalFile",    "OwnBook",
+                             "BookFile",      "BookMargin", "BookVariety"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const char *l = next_line(&p, "option name ");
         ck_assert_msg(strncmp(l + 12, options[i], strlen(options[i])) == 0, "%s", l);

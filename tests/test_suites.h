@@ -18,6 +18,7 @@ Suite *suite_gui(void);
 Suite *suite_egdb(void);
 Suite *suite_eval(void);
 Suite *suite_plugins(void);
+Suite *suite_book(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);
