@@ -111,7 +111,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings fuzz fuzz-run latency shortest test-busy-build windows test-windows
+        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows
 
 all: damka damka-match damka-egdb damka-datagen damka-train damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -150,6 +150,22 @@ $(BUILD)/damka-book: $(BUILD)/book/book.o $(MATCH_LIB) $(LIB)
 $(BUILD)/book/%.o: tools/book/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
+
+# The shipped opening book (book/damka.book, found with no option): drop-out expansion from the
+# start position to BOOK_PLIES plies at BOOK_NODES nodes a position, then from each position of
+# the FMJD Drawing Table (the tournament openings) BOOK_FMJD_PLIES plies further, merged.
+# Resumable (rerun: each part keeps a .state file until it is done). Budgets: bench/RESULTS.md.
+BOOK_PLIES      ?= 12
+BOOK_FMJD_PLIES ?= 4
+BOOK_NODES      ?= 500000
+book: damka-book
+	@mkdir -p build/book
+	./damka-book --expand --out build/book/start.book --plies $(BOOK_PLIES) --nodes $(BOOK_NODES) \
+	    --margin 30 --threads 2
+	./damka-book --expand --out build/book/fmjd.book --plies $(BOOK_FMJD_PLIES) \
+	    --nodes $(BOOK_NODES) --margin 30 --threads 2 --openings book/openings/fmjd-64.txt
+	./damka-book --merge build/book/start.book build/book/fmjd.book --out book/damka.book
+	./damka-book --stats book/damka.book
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
 damka-train: $(BUILD)/damka-train FORCE

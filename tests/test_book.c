@@ -229,6 +229,40 @@ START_TEST(test_damka_book_from_pdn)
 }
 END_TEST
 
+START_TEST(test_damka_book_expands)
+{
+    // Drop-out expansion from the start: the start position gets several moves within the
+    // margin, the best first by weight, and the position after the best one is searched too.
+    const char *tool = getenv("DAMKA_BOOK");
+    ck_assert_msg(tool != NULL, "DAMKA_BOOK is not set (run through make test)");
+    char book[256], cmd[1200], err[BOOK_ERR_MAX];
+    temp_path(book, sizeof book, "expand.book");
+    snprintf(cmd, sizeof cmd,
+             "%s --expand --out %s --plies 2 --nodes 3000 --margin 40 --threads 1 > /dev/null",
+             tool, book);
+    ck_assert_int_eq(system(cmd), 0);
+    Book *b = book_open(book, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    Board start;
+    board_start(&start);
+    BookEntry e[BOOK_MOVES_MAX];
+    Move m[BOOK_MOVES_MAX];
+    int n = book_probe(b, &start, e, m, BOOK_MOVES_MAX), best = 0;
+    ck_assert_int_ge(n, 2);
+    for (int i = 1; i < n; i++) {
+        ck_assert_int_ge(e[i].score, e[0].score - 40); // within the margin
+        if (e[i].score > e[best].score)
+            best = i;
+    }
+    ck_assert_int_eq(e[best].weight, 100);
+    Board after;
+    engine_board_after(&start, &m[best], &after);
+    ck_assert_int_ge(book_probe(b, &after, e, m, BOOK_MOVES_MAX), 1); // one ply deeper
+    book_close(b);
+    unlink(book);
+}
+END_TEST
+
 Suite *suite_book(void)
 {
     Suite *s = suite_create("book");
@@ -238,6 +272,7 @@ Suite *suite_book(void)
     tcase_add_test(tc, test_book_refusals_keep_the_engine_playing);
     tcase_add_test(tc, test_book_played_unless_told_not_to);
     tcase_add_test(tc, test_damka_book_from_pdn);
+    tcase_add_test(tc, test_damka_book_expands);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,13 @@
 //   --merge A B --out C                      both books in one, counts and weights summed
 //   --dump BOOK [FEN [MOVES...]]             the moves of a position (the start by default)
 //   --stats BOOK                             positions, moves, and the depth of the main line
+//   --expand --out BOOK [--plies P (16)] [--nodes N (300000)] [--margin M (30)]
+//            [--openings FILE] [--threads T (2)]
+//       drop-out expansion by Damka's own searches: from the start position (or each position of
+//       an opening file) every move within M centi-men of the best (MultiPV at N nodes) enters
+//       the book with its score; the best move's position is expanded P - 1 plies further, the
+//       others' P - 2, so the best lines go deepest. Resumable: BOOK.state keeps the positions
+//       still to search, and the book is written every few positions.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +26,16 @@
 #include "notation.h"
 #include "util.h"
 
-enum { PLIES_DEFAULT = 20, WEIGHT_MAX = 65535 };
+enum {
+    PLIES_DEFAULT = 20,
+    WEIGHT_MAX = 65535,
+    EXPAND_PLIES = 16,
+    EXPAND_NODES = 300000,
+    EXPAND_MARGIN = 30,
+    EXPAND_LINES = 8, // MultiPV lines searched
+    SAVE_EVERY = 10,  // positions between two saves of the book and its queue
+    QUEUE_MAX = 1 << 20,
+};
 
 typedef struct Entries {
     BookEntry *e;
@@ -32,7 +48,9 @@ static void usage(FILE *out)
                  "       damka-book --learn BOOK GAMES.pdn [--plies N]\n"
                  "       damka-book --merge A B --out C\n"
                  "       damka-book --dump BOOK [FEN [MOVES...]]\n"
-                 "       damka-book --stats BOOK\n");
+                 "       damka-book --stats BOOK\n"
+                 "       damka-book --expand --out BOOK [--plies P] [--nodes N] [--margin M]\n"
+                 "                  [--openings FILE] [--threads T]\n");
 }
 
 static BookEntry *add(Entries *s, const BookEntry *e)
@@ -215,6 +233,155 @@ static int dump(int argc, char **argv)
     return 0;
 }
 
+// ---- Drop-out expansion ------------------------------------------------------------------
+
+typedef struct Pending {
+    int plies; // plies still to expand below this position
+    char fen[FEN_MAX];
+} Pending;
+
+typedef struct Lines {
+    int n;
+    Score score[EXPAND_LINES + 1];
+    Move move[EXPAND_LINES + 1];
+    Depth depth[EXPAND_LINES + 1];
+} Lines;
+
+static void keep_line(void *ctx, const EngineInfo *r)
+{
+    Lines *l = ctx;
+    if (r->multipv < 1 || r->multipv > EXPAND_LINES || r->pvlen < 1 || r->bound != BOUND_EXACT)
+        return;
+    int k = r->multipv;
+    if (r->depth < l->depth[k])
+        return;
+    l->depth[k] = r->depth;
+    l->score[k] = r->score;
+    l->move[k] = r->pv[0];
+    if (k > l->n)
+        l->n = k;
+}
+
+static void save_state(const char *path, const Pending *q, size_t head, size_t tail)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    for (size_t i = head; i < tail; i++)
+        fprintf(f, "%d %s\n", q[i].plies, q[i].fen);
+    if (fclose(f) == 0)
+        rename(tmp, path);
+}
+
+static bool known(const Entries *s, Key key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->e[i].key == key)
+            return true;
+    return false;
+}
+
+static int expand(const char *out, int plies, int64_t nodes, int margin, const char *openings,
+                  int threads)
+{
+    static Entries s;
+    static Pending q[QUEUE_MAX];
+    size_t head = 0, tail = 0;
+    char state[4200], err[BOOK_ERR_MAX];
+    snprintf(state, sizeof state, "%s.state", out);
+    FILE *sf = fopen(state, "r");
+    if (sf) { // resume: the book so far and the positions still to search
+        Book *b = book_open(out, err, sizeof err);
+        for (size_t i = 0; b && i < book_entries(b); i++)
+            add(&s, book_entry(b, i));
+        book_close(b);
+        char line[FEN_MAX + 32];
+        while (tail < QUEUE_MAX && fgets(line, sizeof line, sf))
+            if (sscanf(line, "%d %159s", &q[tail].plies, q[tail].fen) == 2)
+                tail++;
+        fclose(sf);
+        printf("damka-book: resuming, %zu moves in the book, %zu positions to search\n", s.n, tail);
+    } else if (openings) {
+        FILE *f = fopen(openings, "r");
+        Opening *o = NULL;
+        int n = f ? openings_read(f, &o, err, sizeof err) : -1;
+        if (f)
+            fclose(f);
+        if (n < 0) {
+            fprintf(stderr, "damka-book: cannot read %s\n", openings);
+            return 1;
+        }
+        for (int i = 0; i < n && tail < QUEUE_MAX; i++) {
+            Board b = o[i].start;
+            for (int k = 0; k < o[i].nmoves; k++)
+                engine_board_after(&b, &o[i].moves[k], &b);
+            notation_fen(&b, q[tail].fen, sizeof q[tail].fen);
+            q[tail++].plies = plies;
+        }
+        free(o);
+    } else {
+        snprintf(q[tail].fen, sizeof q[tail].fen, "W:W21-32:B1-12");
+        q[tail++].plies = plies;
+    }
+    Engine *e = engine_new();
+    if (!e || !engine_set_threads(e, threads) || !engine_set_multipv(e, EXPAND_LINES))
+        return 1;
+    double t0 = util_now_s();
+    int searched = 0;
+    while (head < tail) {
+        Pending p = q[head++];
+        if (!engine_set_position(e, p.fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err) ||
+            known(&s, engine_board(e)->key) || engine_game_result(e) != GAME_ONGOING)
+            continue;
+        Board b = *engine_board(e);
+        Lines l;
+        memset(&l, 0, sizeof l);
+        EngineGo go;
+        engine_go_depth(&go, 0);
+        go.nodes = (uint64_t)nodes;
+        if (!engine_go(e, &go, keep_line, NULL, &l))
+            continue;
+        engine_wait(e);
+        for (int k = 1; k <= l.n; k++) {
+            if (l.depth[k] == 0 || l.score[k] < l.score[1] - margin)
+                continue;
+            BookEntry ent;
+            book_entry_of(&b, &l.move[k], &ent);
+            int w = 100 - (l.score[1] - l.score[k]) * 90 / (margin > 0 ? margin : 1);
+            ent.weight = (uint16_t)(w < 1 ? 1 : w);
+            ent.score = (int16_t)(l.score[k] > 30000    ? 30000
+                                  : l.score[k] < -30000 ? -30000
+                                                        : l.score[k]);
+            add(&s, &ent);
+            int left = p.plies - (k == 1 ? 1 : 2); // the best line goes deepest
+            if (left > 0 && tail < QUEUE_MAX) {
+                Board child;
+                engine_board_after(&b, &l.move[k], &child);
+                notation_fen(&child, q[tail].fen, sizeof q[tail].fen);
+                q[tail++].plies = left;
+            }
+        }
+        if (++searched % SAVE_EVERY == 0 || head == tail) {
+            book_write(out, s.e, s.n, err, sizeof err);
+            save_state(state, q, head, tail);
+            printf("damka-book: %d positions searched, %zu to go, %zu moves, %.0f s\n", searched,
+                   tail - head, s.n, util_now_s() - t0);
+            fflush(stdout);
+        }
+    }
+    if (!book_write(out, s.e, s.n, err, sizeof err)) {
+        fprintf(stderr, "damka-book: %s\n", err);
+        return 1;
+    }
+    remove(state);
+    printf("damka-book: %s done: %zu moves from %d positions searched in %.0f s\n", out, s.n,
+           searched, util_now_s() - t0);
+    engine_free(e);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     util_standard_args(argc, argv, "damka-book", DAMKA_VERSION, usage);
@@ -230,6 +397,28 @@ int main(int argc, char **argv)
         }
     }
     static Entries s;
+    if (argc >= 2 && strcmp(argv[1], "--expand") == 0 && out) {
+        int64_t eplies = EXPAND_PLIES, nodes = EXPAND_NODES, margin = EXPAND_MARGIN, threads = 2;
+        const char *openings = NULL;
+        for (int i = 2; i + 1 < argc; i++) {
+            bool ok = true;
+            if (strcmp(argv[i], "--plies") == 0)
+                ok = util_parse_int(argv[i + 1], 1, 60, &eplies);
+            else if (strcmp(argv[i], "--nodes") == 0)
+                ok = util_parse_int(argv[i + 1], 1000, INT64_C(1) << 40, &nodes);
+            else if (strcmp(argv[i], "--margin") == 0)
+                ok = util_parse_int(argv[i + 1], 0, 1000, &margin);
+            else if (strcmp(argv[i], "--threads") == 0)
+                ok = util_parse_int(argv[i + 1], 1, 256, &threads);
+            else if (strcmp(argv[i], "--openings") == 0)
+                openings = argv[i + 1];
+            if (!ok) {
+                usage(stderr);
+                return 2;
+            }
+        }
+        return expand(out, (int)eplies, nodes, (int)margin, openings, (int)threads);
+    }
     if (argc >= 3 && strcmp(argv[1], "--pdn") == 0 && out) {
         int games = add_games(argv[2], (int)plies, &s);
         printf("damka-book: %d games of %s\n", games, argv[2]);
