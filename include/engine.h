@@ -31,6 +31,7 @@ enum {
     ENGINE_OVERHEAD_MAX = 10000,
     ENGINE_BOOK_MARGIN_DEFAULT = 30, // centi-men: first choice
     ENGINE_BOOK_MARGIN_MAX = 1000,
+    ENGINE_BOOK_VARIETY_DEFAULT = 1, // a choice by weight: games differ one from the next
     ENGINE_BOOK_PLY_MAX = 1000,
 };
 
@@ -213,12 +214,14 @@ void engine_eval_file(const Engine *e, char *buf, size_t len);
 // Opening book: OwnBook (play its moves), the file ("" or "<empty>": none; on failure the
 // previous book is kept and err says why), the margin (centi-men below the best move's score a
 // move may score and still be played), variety (0: the best-scored move; 1..100: a choice by
-// weight among those within the margin, from a generator seeded with the value, so that a
-// seed gives the same games) and the last ply of the game it is used at (0: any).
+// weight among those within the margin, from a generator seeded with the value when it is set,
+// so that a seed gives the same sequence of games, each game going on where the last one
+// stopped) and the last ply of the game it is used at (0: any).
 bool engine_set_own_book(Engine *e, int64_t on);
 int64_t engine_own_book(const Engine *e);
 bool engine_set_book_file(Engine *e, const char *path, char *err, size_t errlen);
 void engine_book_file(const Engine *e, char *buf, size_t len);
+bool engine_has_book(const Engine *e);
 bool engine_set_book_margin(Engine *e, int64_t cp);
 int64_t engine_book_margin(const Engine *e);
 bool engine_set_book_variety(Engine *e, int64_t variety);

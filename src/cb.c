@@ -177,7 +177,11 @@ static void status_line(const EngineResult *r, int64_t ms, char *str)
     else
         snprintf(score, sizeof score, "%+.2f", r->score / 100.0);
     double knps = ms > 0 ? (double)r->nodes / (double)ms : (double)r->nodes;
-    snprintf(str, CB_REPLY_MAX, "depth %d, score %s, %.0f kN/s, pv %s", r->depth, score, knps, pv);
+    if (r->from_book)
+        snprintf(str, CB_REPLY_MAX, "book move %s, score %s", pv, score);
+    else
+        snprintf(str, CB_REPLY_MAX, "depth %d, score %s, %.0f kN/s, pv %s", r->depth, score, knps,
+                 pv);
 }
 
 int PLUGIN_CALL getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow,
@@ -220,6 +224,39 @@ int PLUGIN_CALL islegal(int board[8][8], int color, int from, int to, CBmove *mo
             return 1;
         }
     return 0;
+}
+
+// CheckerBoard's book levels: 0 none, 1 all the book's moves, 2 good moves, 3 the best only.
+enum { CB_BOOK_ALL_MARGIN = 200 }; // centi-men: level 1 plays any move this close to the best
+
+static int book_level(const Engine *e)
+{
+    if (!engine_has_book(e) || !engine_own_book(e))
+        return 0;
+    if (engine_book_variety(e) == 0)
+        return 3;
+    return engine_book_margin(e) > ENGINE_BOOK_MARGIN_DEFAULT ? 1 : 2;
+}
+
+static int reply(char *out, int ok, const char *fmt, const char *text);
+
+static int set_book_level(Engine *e, const char *arg, char *out)
+{
+    int64_t level;
+    if (!util_parse_int(arg, 0, 3, &level))
+        return reply(out, 0, "%s", "book: 0 (none), 1 (all moves), 2 (good moves), 3 (best moves)");
+    if (level > 0 && !engine_has_book(e))
+        return reply(out, 0, "%s", "no opening book: put damka.book beside the DLL");
+    engine_set_own_book(e, level > 0);
+    if (level == 3) {
+        engine_set_book_variety(e, 0);
+    } else if (level > 0) {
+        if (engine_book_variety(e) == 0)
+            engine_set_book_variety(e, ENGINE_BOOK_VARIETY_DEFAULT);
+        engine_set_book_margin(e, level == 1 ? CB_BOOK_ALL_MARGIN : ENGINE_BOOK_MARGIN_DEFAULT);
+    }
+    char text[2] = {(char)('0' + level), '\0'};
+    return reply(out, 1, "%s", text);
 }
 
 static int reply(char *out, int ok, const char *fmt, const char *text)
@@ -282,10 +319,12 @@ int PLUGIN_CALL enginecommand(char command[256], char out[1024])
                        engine_set_hash(e, v)
                    ? reply(out, 1, "%s", cmd + 13)
                    : reply(out, 0, "%s", "hashsize: a number of MB the machine can give");
-    if (strcmp(cmd, "get book") == 0)
-        return reply(out, 1, "%s", "0");
+    if (strcmp(cmd, "get book") == 0) {
+        char level[2] = {(char)('0' + book_level(e)), '\0'};
+        return reply(out, 1, "%s", level);
+    }
     if (strncmp(cmd, "set book ", 9) == 0)
-        return reply(out, 0, "%s", "Damka has no opening book yet");
+        return set_book_level(e, cmd + 9, out);
     if (strncmp(cmd, "set gamehist ", 13) == 0)
         return set_gamehist(e, cmd + 13, out);
     return reply(out, 0, "%s", "unknown command");

@@ -105,6 +105,7 @@ Engine *engine_new(void)
     // folder), with no option.
     e->own_book = true;
     e->book_margin = ENGINE_BOOK_MARGIN_DEFAULT;
+    engine_set_book_variety(e, ENGINE_BOOK_VARIETY_DEFAULT);
     char book_file[4096];
     if (engine_find_data(ENGINE_BOOK_NAME, book_file, sizeof book_file)) {
         char why[ENGINE_ERR_MAX];
@@ -146,7 +147,6 @@ void engine_new_game(Engine *e)
     board_start(&e->board);
     e->nkeys = 0;
     e->counters = (DrawCounters){0, 0, 0};
-    e->book_rng = (uint64_t)e->book_variety * 0x9E3779B97F4A7C15ULL + 1;
 }
 
 // Plays the moves on a scratch game; commits only if every move is legal.
@@ -367,6 +367,8 @@ bool engine_set_book_file(Engine *e, const char *path, char *err, size_t errlen)
     snprintf(e->book_path, sizeof e->book_path, "%s", path);
     return true;
 }
+
+bool engine_has_book(const Engine *e) { return e->book != NULL; }
 
 void engine_book_file(const Engine *e, char *buf, size_t len)
 {

@@ -123,6 +123,7 @@ static const Option OPTIONS[] = {
     {.name = {"BookVariety", NULL},
      .type = OPTION_SPIN,
      .max = 100,
+     .def = ENGINE_BOOK_VARIETY_DEFAULT,
      .apply = engine_set_book_variety,
      .get = engine_book_variety},
     {.name = {NULL, "book-ply"},

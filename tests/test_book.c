@@ -197,6 +197,68 @@ START_TEST(test_book_played_unless_told_not_to)
 }
 END_TEST
 
+// The index among moves[0..n) of the move the engine plays from its book, n plays in a row.
+static void book_picks(Engine *eng, const Move *moves, int n, int plays, int *picks)
+{
+    char err[ENGINE_ERR_MAX];
+    EngineGo go;
+    engine_go_depth(&go, 0);
+    go.analysis = false;
+    go.time = engine_uci_clock(true, 60000, 0, 0, 0);
+    for (int k = 0; k < plays; k++) {
+        ck_assert(engine_set_position(eng, NULL, NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+        ck_assert(engine_go(eng, &go, NULL, keep_best, NULL));
+        engine_wait(eng);
+        ck_assert(g_from_book);
+        picks[k] = -1;
+        for (int i = 0; i < n; i++)
+            if (move_same_position(&g_best, &moves[i]))
+                picks[k] = i;
+        ck_assert(picks[k] >= 0);
+    }
+}
+
+START_TEST(test_book_variety)
+{
+    // BookVariety: a choice by weight among the moves within BookMargin of the best, the same
+    // sequence for the same seed (and another for another seed); 0: always the best-scored.
+    enum { PLAYS = 300 };
+    Board start;
+    board_start(&start);
+    MoveList list;
+    engine_moves_of(&start, &list);
+    static const int weight[3] = {80, 20, 100}, score[3] = {10, 0, -50}; // the last: too low
+    BookEntry e[3];
+    for (int i = 0; i < 3; i++) {
+        book_entry_of(&start, &list.moves[i], &e[i]);
+        e[i].weight = (uint16_t)weight[i], e[i].score = (int16_t)score[i];
+    }
+    char path[256], err[ENGINE_ERR_MAX];
+    temp_path(path, sizeof path, "variety.book");
+    ck_assert(book_write(path, e, 3, err, sizeof err));
+    static int picks[4][PLAYS];
+    static const int seeds[4] = {7, 7, 8, 0};
+    for (int k = 0; k < 4; k++) {
+        Engine *eng = engine_new();
+        ck_assert(engine_set_book_file(eng, path, err, sizeof err));
+        ck_assert(engine_set_book_margin(eng, 30));
+        ck_assert(engine_set_book_variety(eng, seeds[k]));
+        book_picks(eng, list.moves, 3, PLAYS, picks[k]);
+        engine_free(eng);
+    }
+    int count[3] = {0, 0, 0};
+    for (int i = 0; i < PLAYS; i++)
+        count[picks[0][i]]++;
+    ck_assert_int_eq(count[2], 0);
+    ck_assert_msg(count[0] >= 200 && count[1] >= 30, "%d %d", count[0], count[1]);
+    ck_assert(memcmp(picks[0], picks[1], sizeof picks[0]) == 0);
+    ck_assert(memcmp(picks[0], picks[2], sizeof picks[0]) != 0);
+    for (int i = 0; i < PLAYS; i++)
+        ck_assert_int_eq(picks[3][i], 0);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(test_damka_book_from_pdn)
 {
     // damka-book --pdn counts the games' moves with their results; --dump shows them.
@@ -226,6 +288,65 @@ START_TEST(test_damka_book_from_pdn)
     unlink(pdn);
     unlink(book);
     unlink(out);
+}
+END_TEST
+
+START_TEST(test_damka_book_learns)
+{
+    // --learn: a searched line that loses its games sinks below the other (a line that loses
+    // is played less), one won game does not make a line the best, and the counts add up over
+    // two runs.
+    const char *tool = getenv("DAMKA_BOOK");
+    ck_assert_msg(tool != NULL, "DAMKA_BOOK is not set (run through make test)");
+    Board start;
+    board_start(&start);
+    BookEntry e[3];
+    Move m[3];
+    char err[BOOK_ERR_MAX], book[256], pdn[256], cmd[1200];
+    static const char *const moves[3] = {"c3-d4", "g3-h4", "a3-b4"};
+    static const int score[3] = {20, 10, 0};
+    for (int i = 0; i < 3; i++) {
+        ck_assert(notation_parse_move(&start, moves[i], MOVE_FMT_ALG, &m[i], err, sizeof err));
+        book_entry_of(&start, &m[i], &e[i]);
+        e[i].weight = 100, e[i].score = (int16_t)score[i];
+    }
+    temp_path(book, sizeof book, "learn.book");
+    temp_path(pdn, sizeof pdn, "learn.pdn");
+    ck_assert(book_write(book, e, 3, err, sizeof err));
+    // c3-d4 loses four games; a3-b4 wins one.
+    FILE *f = fopen(pdn, "w");
+    ck_assert(f != NULL);
+    for (int i = 0; i < 4; i++)
+        fputs("[GameType \"25\"]\n[Result \"0-1\"]\n\n1. c3-d4 f6-g5 0-1\n\n", f);
+    fputs("[GameType \"25\"]\n[Result \"1-0\"]\n\n1. a3-b4 f6-g5 1-0\n\n", f);
+    fclose(f);
+    for (int run = 1; run <= 2; run++) {
+        snprintf(cmd, sizeof cmd, "%s --learn %s %s > /dev/null", tool, book, pdn);
+        ck_assert_int_eq(system(cmd), 0);
+        Book *b = book_open(book, err, sizeof err);
+        ck_assert_msg(b != NULL, "%s", err);
+        BookEntry got[BOOK_MOVES_MAX];
+        Move gm[BOOK_MOVES_MAX];
+        int n = book_probe(b, &start, got, gm, BOOK_MOVES_MAX);
+        ck_assert_int_eq(n, 3);
+        int sc[3] = {0, 0, 0};
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                if (move_same_position(&gm[i], &m[k])) {
+                    sc[k] = got[i].score;
+                    if (k == 0)
+                        ck_assert_int_eq(got[i].losses, 4u * (unsigned)run);
+                    if (k == 2)
+                        ck_assert_int_eq(got[i].wins, (unsigned)run);
+                }
+        ck_assert_msg(sc[0] < sc[1], "run %d: the losing line %d, the other %d", run, sc[0], sc[1]);
+        ck_assert_int_eq(sc[1], 10); // no games: its search's score
+        if (run == 1)                // one win: up, but not past the best searched line
+            ck_assert_msg(sc[2] > 0 && sc[2] < 20, "%d", sc[2]);
+        book_close(b);
+    }
+    unlink(book);
+    unlink(pdn);
 }
 END_TEST
 
@@ -271,7 +392,9 @@ Suite *suite_book(void)
     tcase_add_test(tc, test_book_round_trip);
     tcase_add_test(tc, test_book_refusals_keep_the_engine_playing);
     tcase_add_test(tc, test_book_played_unless_told_not_to);
+    tcase_add_test(tc, test_book_variety);
     tcase_add_test(tc, test_damka_book_from_pdn);
+    tcase_add_test(tc, test_damka_book_learns);
     tcase_add_test(tc, test_damka_book_expands);
     suite_add_tcase(s, tc);
     return s;

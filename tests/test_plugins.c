@@ -5,9 +5,12 @@
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "book.h"
 #include "cb.h"
 #include "ei.h"
+#include "engine.h"
 #include "notation.h"
 #include "test_suites.h"
 #include "util.h"
@@ -113,6 +116,9 @@ static void *set_later(void *arg)
 
 START_TEST(test_cb_playnow_and_commands)
 {
+    char none_err[ENGINE_ERR_MAX];
+    ck_assert(engine_set_book_file(plugin_engine(), "", none_err, sizeof none_err)); // none
+
     // *playnow ends a 60-second search with a legal move; islegal and the commands answer as
     // CheckerBoard's API says, and game types other than 25 are refused.
     int board[8][8], color, playnow = 0;
@@ -147,6 +153,8 @@ START_TEST(test_cb_playnow_and_commands)
                  {"get hashsize", "16", 1},
                  {"set hashsize 0", "MB", 0},
                  {"get book", "0", 1},
+                 {"set book 2", "no opening book", 0},
+                 {"set book 9", "best moves", 0},
                  {"frobnicate", "unknown", 0},
                  {"set gamehist W:W21-32:B1-12 c3-d4 f6-g5", "ok", 1},
                  {"set gamehist X:nonsense", "FEN", 0}};
@@ -156,6 +164,49 @@ START_TEST(test_cb_playnow_and_commands)
         ck_assert_int_eq(enginecommand(cmd, rep), CASES[i].ok);
         ck_assert_msg(strstr(rep, CASES[i].reply) != NULL, "%s: %s", CASES[i].command, rep);
     }
+}
+END_TEST
+
+START_TEST(test_cb_book_levels)
+{
+    // CheckerBoard's book setting (0 none, 1 all moves, 2 good, 3 best) over Damka's book; a
+    // book move is played at once and named so in the status line.
+    Board start;
+    board_start(&start);
+    Move m;
+    char err[ENGINE_ERR_MAX], path[128];
+    ck_assert(notation_parse_move(&start, "g3-h4", MOVE_FMT_ALG, &m, err, sizeof err));
+    BookEntry ent;
+    book_entry_of(&start, &m, &ent);
+    ent.weight = 1, ent.score = 5;
+    snprintf(path, sizeof path, "/tmp/damka-cb-book-%ld.book", (long)getpid());
+    ck_assert(book_write(path, &ent, 1, err, sizeof err));
+    ck_assert(engine_set_book_file(plugin_engine(), path, err, sizeof err));
+    static const struct {
+        const char *set, *get;
+    } LEVELS[] = {
+        {"set book 1", "1"}, {"set book 3", "3"}, {"set book 2", "2"}, {"set book 0", "0"}};
+    for (size_t i = 0; i < sizeof LEVELS / sizeof LEVELS[0]; i++) {
+        char cmd[CB_COMMAND_MAX], rep[CB_REPLY_MAX];
+        snprintf(cmd, sizeof cmd, "%s", LEVELS[i].set);
+        ck_assert_int_eq(enginecommand(cmd, rep), 1);
+        snprintf(cmd, sizeof cmd, "get book");
+        ck_assert_int_eq(enginecommand(cmd, rep), 1);
+        ck_assert_msg(strcmp(rep, LEVELS[i].get) == 0, "%s: %s", LEVELS[i].set, rep);
+    }
+    char cmd[CB_COMMAND_MAX] = "set book 2", rep[CB_REPLY_MAX];
+    ck_assert_int_eq(enginecommand(cmd, rep), 1);
+    int board[8][8], color, playnow = 0;
+    cb_board("W:W21-32:B1-12", board, &color);
+    char str[CB_REPLY_MAX];
+    CBmove cm;
+    int64_t t0 = util_now_ms();
+    getmove(board, color, 30.0, str, &playnow, CB_RESET_MOVES, 0, &cm);
+    ck_assert_msg(util_now_ms() - t0 < 5000, "a book move took %lld ms",
+                  (long long)(util_now_ms() - t0));
+    ck_assert_msg(strncmp(str, "book move g3-h4", 15) == 0, "%s", str);
+    ck_assert(engine_set_book_file(plugin_engine(), "", err, sizeof err));
+    unlink(path);
 }
 END_TEST
 
@@ -268,6 +319,7 @@ Suite *suite_plugins(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_cb_game_legal_to_the_end);
     tcase_add_test(tc, test_cb_playnow_and_commands);
+    tcase_add_test(tc, test_cb_book_levels);
     tcase_add_test(tc, test_ei_game_and_moves);
     tcase_add_test(tc, test_ei_analyse_until_stop_and_ponder);
     suite_add_tcase(s, tc);

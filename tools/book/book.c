@@ -2,10 +2,10 @@
 // damka-book: builds, merges, learns and shows opening books (include/book.h, docs/formats.md).
 //   --pdn GAMES.pdn --out BOOK [--plies N]   the first N plies (20) of finished games: every
 //       move played counts a game with its result for the side that played it; a move's weight
-//       is its games, its score the games' mean result in centi-men (+100 all won, -100 all lost)
+//       is its games, its score learned from them (see learn_scores)
 //   --learn BOOK GAMES.pdn [--plies N]       the same counts added to BOOK's moves (new moves of
-//       those games added), the scores learned again from all the counts: a line that loses is
-//       played less
+//       those games added), the scores learned again from the search's score and all the
+//       counts: a line that loses is played less
 //   --merge A B --out C                      both books in one, counts and weights summed
 //   --dump BOOK [FEN [MOVES...]]             the moves of a position (the start by default)
 //   --stats BOOK                             positions, moves, and the depth of the main line
@@ -37,9 +37,12 @@ enum {
     QUEUE_MAX = 1 << 20,
 };
 
+// The moves being built, with a hash index by position and move (slot: entry index + 1).
 typedef struct Entries {
     BookEntry *e;
     size_t n, cap;
+    uint32_t *slot;
+    size_t nslot; // a power of two, at least twice n
 } Entries;
 
 static void usage(FILE *out)
@@ -53,41 +56,109 @@ static void usage(FILE *out)
                  "                  [--openings FILE] [--threads T]\n");
 }
 
+static bool same_move(const BookEntry *a, const BookEntry *b)
+{
+    return a->key == b->key && a->from == b->from && a->to == b->to && a->captured == b->captured &&
+           a->flags == b->flags;
+}
+
+static size_t slot_of(const Entries *s, const BookEntry *e)
+{
+    uint64_t h =
+        e->key ^
+        ((uint64_t)e->from << 8 | e->to | (uint64_t)e->flags << 16) * 0x9E3779B97F4A7C15ULL ^
+        (uint64_t)e->captured * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(h ^ h >> 29) & (s->nslot - 1);
+}
+
+static void index_insert(Entries *s, size_t i)
+{
+    size_t k = slot_of(s, &s->e[i]);
+    while (s->slot[k])
+        k = (k + 1) & (s->nslot - 1);
+    s->slot[k] = (uint32_t)(i + 1);
+}
+
+static void out_of_memory(void)
+{
+    fprintf(stderr, "damka-book: out of memory\n");
+    exit(1);
+}
+
 static BookEntry *add(Entries *s, const BookEntry *e)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 4096;
         BookEntry *p = realloc(s->e, cap * sizeof *p);
-        if (!p) {
-            fprintf(stderr, "damka-book: out of memory\n");
-            exit(1);
-        }
+        uint32_t *slot = calloc(2 * cap, sizeof *slot);
+        if (!p || !slot || cap >= UINT32_MAX)
+            out_of_memory();
         s->e = p, s->cap = cap;
+        free(s->slot);
+        s->slot = slot, s->nslot = 2 * cap;
+        for (size_t i = 0; i < s->n; i++)
+            index_insert(s, i);
     }
     s->e[s->n] = *e;
+    index_insert(s, s->n);
     return &s->e[s->n++];
 }
 
-// The entry of s for the same position and move as e (a linear search: books are built once).
+// The entry of s for the same position and move as e, or NULL.
 static BookEntry *find(Entries *s, const BookEntry *e)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->e[i].key == e->key && s->e[i].from == e->from && s->e[i].to == e->to &&
-            s->e[i].captured == e->captured && s->e[i].flags == e->flags)
-            return &s->e[i];
+    if (!s->nslot)
+        return NULL;
+    for (size_t k = slot_of(s, e); s->slot[k]; k = (k + 1) & (s->nslot - 1))
+        if (same_move(&s->e[s->slot[k] - 1], e))
+            return &s->e[s->slot[k] - 1];
     return NULL;
 }
 
-// Weights and scores from the counts: weight = games, score = mean result (centi-men).
-static void learn_scores(Entries *s)
+// Learning: a move's score is its search's score, worth LEARN_PRIOR_GAMES games, blended with
+// the mean result of the games that played it (LEARN_WIN_CP for a won game, minus that for a
+// lost one), so that one lucky game cannot make a line the main one and a line that keeps
+// losing sinks below the margin. A move that only games gave has a prior of 0.
+enum { LEARN_PRIOR_GAMES = 8, LEARN_WIN_CP = 100 };
+
+static int64_t games_of(const BookEntry *e) { return (int64_t)e->wins + e->draws + e->losses; }
+
+// The score of e's search before its games, from its learned score and its counts.
+static int64_t prior_of(const BookEntry *e)
+{
+    int64_t n = games_of(e), net = (int64_t)e->wins - e->losses;
+    return ((LEARN_PRIOR_GAMES + n) * e->score - net * LEARN_WIN_CP) / LEARN_PRIOR_GAMES;
+}
+
+typedef struct Before {
+    int64_t prior, games;
+} Before;
+
+// What learning needs to know of s's moves before new games are counted.
+static Before *before_games(const Entries *s)
+{
+    Before *b = malloc((s->n + 1) * sizeof *b);
+    if (!b)
+        out_of_memory();
+    for (size_t i = 0; i < s->n; i++)
+        b[i] = (Before){prior_of(&s->e[i]), games_of(&s->e[i])};
+    return b;
+}
+
+// Scores and weights after new games: the first nb moves had `before`, the rest are new (prior
+// 0, no games). A move's weight grows by its new games.
+static void learn_scores(Entries *s, const Before *before, size_t nb)
 {
     for (size_t i = 0; i < s->n; i++) {
         BookEntry *e = &s->e[i];
-        uint64_t games = (uint64_t)e->wins + e->draws + e->losses;
-        if (!games)
+        int64_t prior = i < nb ? before[i].prior : 0, old = i < nb ? before[i].games : 0;
+        int64_t n = games_of(e), net = (int64_t)e->wins - e->losses;
+        if (n == old)
             continue;
-        e->weight = (uint16_t)(games > WEIGHT_MAX ? WEIGHT_MAX : games);
-        e->score = (int16_t)((100 * ((int64_t)e->wins - (int64_t)e->losses)) / (int64_t)games);
+        int64_t score = (LEARN_PRIOR_GAMES * prior + net * LEARN_WIN_CP) / (LEARN_PRIOR_GAMES + n);
+        e->score = (int16_t)(score > 30000 ? 30000 : score < -30000 ? -30000 : score);
+        int64_t w = (int64_t)e->weight + (n - old);
+        e->weight = (uint16_t)(w > WEIGHT_MAX ? WEIGHT_MAX : w < 1 ? 1 : w);
     }
 }
 
@@ -275,12 +346,33 @@ static void save_state(const char *path, const Pending *q, size_t head, size_t t
         rename(tmp, path);
 }
 
-static bool known(const Entries *s, Key key)
+// The positions searched so far (open addressing; a key of 0 is kept as 1).
+typedef struct Keys {
+    Key *k;
+    size_t n, cap; // cap: a power of two, at least twice n
+} Keys;
+
+// Adds key; false when it was there already.
+static bool keys_add(Keys *s, Key key)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->e[i].key == key)
-            return true;
-    return false;
+    key = key ? key : 1;
+    if (2 * (s->n + 1) > s->cap) {
+        Keys t = {calloc(s->cap ? 2 * s->cap : 4096, sizeof(Key)), 0, s->cap ? 2 * s->cap : 4096};
+        if (!t.k)
+            out_of_memory();
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->k[i])
+                keys_add(&t, s->k[i]);
+        free(s->k);
+        *s = t;
+    }
+    size_t i = (size_t)(key ^ key >> 31) & (s->cap - 1);
+    for (; s->k[i]; i = (i + 1) & (s->cap - 1))
+        if (s->k[i] == key)
+            return false;
+    s->k[i] = key;
+    s->n++;
+    return true;
 }
 
 static int expand(const char *out, int plies, int64_t nodes, int margin, const char *openings,
@@ -288,14 +380,17 @@ static int expand(const char *out, int plies, int64_t nodes, int margin, const c
 {
     static Entries s;
     static Pending q[QUEUE_MAX];
+    static Keys searched_keys;
     size_t head = 0, tail = 0;
     char state[4200], err[BOOK_ERR_MAX];
     snprintf(state, sizeof state, "%s.state", out);
     FILE *sf = fopen(state, "r");
     if (sf) { // resume: the book so far and the positions still to search
         Book *b = book_open(out, err, sizeof err);
-        for (size_t i = 0; b && i < book_entries(b); i++)
+        for (size_t i = 0; b && i < book_entries(b); i++) {
             add(&s, book_entry(b, i));
+            keys_add(&searched_keys, book_entry(b, i)->key);
+        }
         book_close(b);
         char line[FEN_MAX + 32];
         while (tail < QUEUE_MAX && fgets(line, sizeof line, sf))
@@ -333,7 +428,8 @@ static int expand(const char *out, int plies, int64_t nodes, int margin, const c
     while (head < tail) {
         Pending p = q[head++];
         if (!engine_set_position(e, p.fen, NULL, 0, MOVE_FMT_UCI, err, sizeof err) ||
-            known(&s, engine_board(e)->key) || engine_game_result(e) != GAME_ONGOING)
+            engine_game_result(e) != GAME_ONGOING ||
+            !keys_add(&searched_keys, engine_board(e)->key))
             continue;
         Board b = *engine_board(e);
         Lines l;
@@ -422,15 +518,18 @@ int main(int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "--pdn") == 0 && out) {
         int games = add_games(argv[2], (int)plies, &s);
         printf("damka-book: %d games of %s\n", games, argv[2]);
-        learn_scores(&s);
+        learn_scores(&s, NULL, 0);
         save(out, &s);
         return 0;
     }
     if (argc >= 4 && strcmp(argv[1], "--learn") == 0) {
         load(argv[2], &s);
+        size_t nb = s.n;
+        Before *before = before_games(&s);
         int games = add_games(argv[3], (int)plies, &s);
         printf("damka-book: learned from %d games of %s\n", games, argv[3]);
-        learn_scores(&s);
+        learn_scores(&s, before, nb);
+        free(before);
         save(argv[2], &s);
         return 0;
     }
