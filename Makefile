@@ -434,15 +434,16 @@ openings: $(BUILD)/make-openings
 	$(BUILD)/make-openings 3 > book/openings/3ply.txt
 	$(BUILD)/make-openings 4 10 40 > book/openings/4ply-balanced.txt
 
-# Installed like a Debian program: binaries, the opening sets (found by damka-match by name)
-# and the endgame databases built in egdb/ (found by the engine with no option) under
-# share/damka/, and the man pages.
+# Installed like a Debian program: binaries, the opening sets (found by damka-match by name),
+# the opening book and the endgame databases built in egdb/ (both found by the engine with no
+# option) under share/damka/, and the man pages.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/openings $(DESTDIR)$(MANDIR)
 	install -m 755 damka $(DESTDIR)$(PREFIX)/bin/damka
 	install -m 755 damka-match $(DESTDIR)$(PREFIX)/bin/damka-match
 	if [ -x damka-gui ]; then install -m 755 damka-gui $(DESTDIR)$(PREFIX)/bin/damka-gui; fi
 	install -m 644 book/openings/*.txt $(DESTDIR)$(DATADIR)/openings/
+	if [ -f book/damka.book ]; then install -m 644 book/damka.book $(DESTDIR)$(DATADIR)/; fi
 	install -m 644 man/damka.6 man/damka-match.6 $(DESTDIR)$(MANDIR)/
 	if [ -x damka-gui ]; then install -m 644 man/damka-gui.6 $(DESTDIR)$(MANDIR)/; fi
 	if ls egdb/*.dkb >/dev/null 2>&1; then install -d $(DESTDIR)$(DATADIR)/egdb && \
@@ -505,6 +506,9 @@ windows:
 	$(MAKE) build/windows/x64/damka.exe build/windows/x64/damka.dll
 	$(if $(HAVE_WIN_x86),$(MAKE) build/windows/x86/damka.exe build/windows/x86/damka.dll,\
 	    @echo "windows: no i686 compiler (gcc-mingw-w64-i686): the 32-bit build is skipped")
+	@# The opening book beside the exe and the DLL, where they find it with no option.
+	@if [ -f book/damka.book ]; then for d in build/windows/x64 build/windows/x86; do \
+	    if [ -d $$d ]; then cp book/damka.book $$d/; fi; done; fi
 
 # Under Wine (Debian's wine64): the DLL loaded by a host as the GUIs load it, 20 games, and
 # damka.exe through the protocol tests of the Linux binary. Installs what is missing as root.

@@ -11,7 +11,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "book.h"
 #include "match.h"
+#include "notation.h"
 #include "test_suites.h"
 
 enum { WAIT_MS = 20000, REPLY_MAX = 1 << 20 };
@@ -21,13 +23,20 @@ typedef struct Gui {
     int port;
 } Gui;
 
-// Starts damka-gui on a free port with the engine command given (NULL: the real damka).
-static void gui_start(Gui *g, const char *engine)
+// The damka-gui command line with the engine command given (NULL: the real damka) and more
+// arguments.
+static void gui_command(char *cmd, size_t len, const char *engine, const char *more)
 {
     const char *bin = getenv("DAMKA_GUI"), *damka = getenv("DAMKA_BIN");
     ck_assert_msg(bin && damka, "DAMKA_GUI and DAMKA_BIN must be set (run through make test)");
+    snprintf(cmd, len, "%s --port 0 --engine '%s' %s", bin, engine ? engine : damka, more);
+}
+
+// Starts damka-gui on a free port with the engine command given and more arguments.
+static void gui_start_with(Gui *g, const char *engine, const char *more)
+{
     char cmd[2048], line[512];
-    snprintf(cmd, sizeof cmd, "%s --port 0 --engine '%s'", bin, engine ? engine : damka);
+    gui_command(cmd, sizeof cmd, engine, more);
     ck_assert(proc_start(&g->proc, cmd, NULL));
     ck_assert(proc_read_line(&g->proc, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
     const char *at = strstr(line, "http://127.0.0.1:");
@@ -35,6 +44,8 @@ static void gui_start(Gui *g, const char *engine)
     g->port = atoi(at + strlen("http://127.0.0.1:"));
     ck_assert_int_gt(g->port, 0);
 }
+
+static void gui_start(Gui *g, const char *engine) { gui_start_with(g, engine, ""); }
 
 static void gui_stop(Gui *g) { proc_stop(&g->proc, NULL); }
 
@@ -355,6 +366,56 @@ START_TEST(test_gui_engine_hangs)
 }
 END_TEST
 
+START_TEST(test_gui_book)
+{
+    // The page lists the book's moves of the shown position and marks the engine's move that
+    // came from the book; a book damka-gui cannot read is refused with one line at start.
+    Board start;
+    board_start(&start);
+    Move m;
+    char err[256], path[256], cmd[2048], more[300];
+    ck_assert(notation_parse_move(&start, "g3-h4", MOVE_FMT_ALG, &m, err, sizeof err));
+    BookEntry e;
+    book_entry_of(&start, &m, &e);
+    e.weight = 10, e.score = 12, e.wins = 3, e.draws = 4, e.losses = 1;
+    snprintf(path, sizeof path, "/tmp/damka-gui-test-%ld.book", (long)getpid());
+    ck_assert_msg(book_write(path, &e, 1, err, sizeof err), "%s", err);
+    Gui g;
+    snprintf(more, sizeof more, "--book '%s'", path);
+    gui_start_with(&g, NULL, more);
+    get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    ck_assert_msg(strstr(reply_buf, "\"book\":[{\"move\":\"g3-h4\",\"weight\":10,\"score\":12,"
+                                    "\"wins\":3,\"draws\":4,\"losses\":1}]") != NULL,
+                  "%.600s", reply_buf);
+    ck_assert_int_eq(
+        post(&g, "/api/play?side=white&movetime=0.5", NULL, reply_buf, sizeof reply_buf), 200);
+    int64_t deadline = util_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while (!strstr(reply_buf, "\"moves\":[\"") && util_now_ms() < deadline);
+    ck_assert_msg(strstr(reply_buf, "\"moves\":[\"g3-h4\"]") != NULL, "%.600s", reply_buf);
+    ck_assert_msg(strstr(reply_buf, "\"book\":[],\"book_plies\":[1]") != NULL, "%.600s", reply_buf);
+    // A move of the person's is never marked.
+    ck_assert_int_eq(post(&g, "/api/move?move=f6-g5", NULL, reply_buf, sizeof reply_buf), 200);
+    get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    ck_assert_msg(strstr(reply_buf, "\"book_plies\":[1]") != NULL, "%.600s", reply_buf);
+    gui_stop(&g);
+
+    FILE *f = fopen(path, "r+b"); // a changed byte: the checksum refuses it
+    ck_assert(f && fseek(f, 60, SEEK_SET) == 0 && fputc(0x55, f) != EOF && fclose(f) == 0);
+    strcat(more, " 2>&1");
+    gui_command(cmd, sizeof cmd, NULL, more);
+    Proc p;
+    ck_assert(proc_start(&p, cmd, NULL));
+    char line[512];
+    ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_OK);
+    ck_assert_msg(strncmp(line, "damka-gui: ", 11) == 0 && strstr(line, path), "%s", line);
+    ck_assert(proc_read_line(&p, util_now_ms() + WAIT_MS, line, sizeof line) == REPLY_CRASH);
+    proc_stop(&p, NULL);
+    remove(path);
+}
+END_TEST
+
 Suite *suite_gui(void)
 {
     Suite *s = suite_create("gui");
@@ -367,6 +428,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_gui_engine_plays_and_restarts);
     tcase_add_test(tc, test_gui_pondering);
     tcase_add_test(tc, test_gui_engine_hangs);
+    tcase_add_test(tc, test_gui_book);
     suite_add_tcase(s, tc);
     return s;
 }

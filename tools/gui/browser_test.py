@@ -204,6 +204,24 @@ def import_pdn(d):
     print("browser: PDN of 3 games imported; stepped through the second to ply 5 and back")
 
 
+def book_panel(d):
+    """The book panel lists the state's book moves of the start position; a click plays one."""
+    d.click("#new-game")
+    wait("a new game", lambda: len(state(d)["moves"]) == 0)
+    book = state(d)["book"]
+    rows = d.js("return [...document.querySelectorAll('#book .book-move .mv')]"
+                ".map(e => e.textContent)")
+    assert rows == [m["move"] for m in book], (rows, book)
+    if not book:
+        assert "No book move" in d.text("#book"), d.text("#book")
+        print("browser: no opening book found; the panel says so")
+        return
+    d.click("#book .book-move")
+    wait("the book move played", lambda: state(d)["moves"] == [book[0]["move"]])
+    print("browser: book panel lists %d moves of the start position; clicked %s"
+          % (len(book), book[0]["move"]))
+
+
 def analyse(d, out):
     d.click("#new-game")
     wait("a new game", lambda: len(state(d)["moves"]) == 0)
@@ -300,6 +318,7 @@ def main():
                                                      "!== null && window.damka.state.legal.length"))
         play_short_game(d, out)
         import_pdn(d)
+        book_panel(d)
         analyse(d, out)
         if latency:
             measure_latency(d, gui.pid, latency)

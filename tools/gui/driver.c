@@ -51,6 +51,10 @@ bool driver_start(Session *s)
     proc_send(&s->proc, "setoption name Threads value %d", s->threads);
     proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
     proc_send(&s->proc, "setoption name Ponder value %s", s->ponder ? "true" : "false");
+    if (strcmp(s->book_option, "none") == 0)
+        proc_send(&s->proc, "setoption name OwnBook value false");
+    else if (s->book_option[0])
+        proc_send(&s->proc, "setoption name BookFile value %s", s->book_option);
     proc_send(&s->proc, "isready");
     if (proc_wait_for(&s->proc, "readyok", now_ms() + HANDSHAKE_MS, line, sizeof line) !=
         REPLY_OK) {
@@ -264,6 +268,7 @@ static void read_best(Session *s, const Pending *p, const char *line)
         return;
     }
     session_play_move(s, &m);
+    s->from_book[s->game.nplies] = p->from_book;
     if (session_engine_moves(s)) { // engine against engine
         driver_work(s);
         return;
@@ -291,6 +296,8 @@ static void engine_line(Session *s, char *line)
             s->stop_sent_ms = 0;
         read_best(s, &done, line);
         session_publish_state(s);
+    } else if (strncmp(line, "info string book move ", 22) == 0 && !p->cancelled) {
+        p->from_book = true;
     } else if (strncmp(line, "info ", 5) == 0 && !p->cancelled && strstr(line, " score ")) {
         if (read_info(s, p, line))
             publish_info(s);

@@ -40,9 +40,11 @@ void buf_json_string(Buf *b, const char *s);
 
 typedef struct Session Session;
 
-// Starts the engine (cmd) and an empty game from the start position; NULL on failure to
-// allocate (an engine that does not start is reported in the state and retried).
-Session *session_new(const char *engine_cmd);
+// Starts the engine (cmd) and an empty game from the start position. book: the opening book
+// the engine plays from and the page lists; NULL: the one the engine finds with no option,
+// "none": no book. NULL with one line in err when the book is refused or memory runs out (an
+// engine that does not start is reported in the state and retried).
+Session *session_new(const char *engine_cmd, const char *book, char *err, size_t errlen);
 void session_free(Session *s);
 
 // The result of one API call: an HTTP status and a reason for 4xx.

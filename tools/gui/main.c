@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "book.h"
 #include "engine.h"
 #include "gui.h"
 #include "util.h"
@@ -312,11 +313,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: damka-gui [--port N] [--host ADDRESS] [--engine \"CMD ...\"]\n"
+            "usage: damka-gui [--port N] [--host ADDRESS] [--engine \"CMD ...\"] [--book FILE]\n"
             "Serves a page to play and analyse Russian draughts at http://127.0.0.1:%d/\n"
             "(port 0: any free port). The engine is any of the UCI-style dialect; by\n"
             "default the damka beside this program. --host listens on another address\n"
-            "(default 127.0.0.1: this machine only).\n",
+            "(default 127.0.0.1: this machine only). --book: the opening book the engine\n"
+            "plays from and the page lists (default: the engine's own; none: no book).\n",
             GUI_PORT_DEFAULT);
 }
 
@@ -346,7 +348,7 @@ static void default_engine(char *out, size_t len)
 int main(int argc, char **argv)
 {
     long port = GUI_PORT_DEFAULT;
-    const char *host = "127.0.0.1";
+    const char *host = "127.0.0.1", *book = NULL;
     char engine[1024];
     util_standard_args(argc, argv, "damka-gui", DAMKA_VERSION, usage);
     default_engine(engine, sizeof engine);
@@ -363,6 +365,8 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--host") == 0 && v) {
             host = v, i++;
+        } else if (strcmp(a, "--book") == 0 && v && *v) {
+            book = v, i++;
         } else if (strcmp(a, "--engine") == 0 && v && *v) {
             snprintf(engine, sizeof engine, "%s", v), i++;
         } else {
@@ -387,9 +391,10 @@ int main(int argc, char **argv)
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL); // every thread inherits it; main waits
     Server srv = {0};
-    srv.session = session_new(engine);
+    char err[BOOK_ERR_MAX + 64];
+    srv.session = session_new(engine, book, err, sizeof err);
     if (!srv.session) {
-        fprintf(stderr, "damka-gui: out of memory\n");
+        fprintf(stderr, "damka-gui: %s\n", err);
         return 1;
     }
     struct MHD_Daemon *d = MHD_start_daemon(

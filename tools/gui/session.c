@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "book.h"
 #include "engine.h"
 
 // ---- Events ---------------------------------------------------------------------------------
@@ -100,6 +101,7 @@ bool session_engine_moves(const Session *s)
 void session_play_move(Session *s, const Move *m)
 {
     Adjudication none = {0};
+    s->from_book[s->game.nplies + 1] = false; // the driver marks an engine's book move after
     Side mover = session_side_to_move(s);
     if (s->clocked) {
         int64_t used = now_ms() - s->turn_start_ms;
@@ -177,6 +179,25 @@ static void state_json(Session *s, Buf *out)
         }
         buf_printf(out, "],\"captures\":%d}", __builtin_popcountll(m->captured));
     }
+    // The book's moves of the shown position, and the plies the engine played from its book.
+    buf_printf(out, "],\"book\":[");
+    BookEntry be[BOOK_MOVES_MAX];
+    Move bm[BOOK_MOVES_MAX];
+    int nb = g.outcome == OUT_NONE ? book_probe(s->book, &g.board, be, bm, BOOK_MOVES_MAX) : 0;
+    for (int i = 0; i < nb; i++) {
+        char text[MOVE_TEXT_MAX];
+        notation_move(&bm[i], MOVE_FMT_ALG, text, sizeof text);
+        buf_printf(out, "%s{\"move\":", i ? "," : "");
+        buf_json_string(out, text);
+        buf_printf(out, ",\"weight\":%u,\"score\":%d,\"wins\":%u,\"draws\":%u,\"losses\":%u}",
+                   be[i].weight, be[i].score, be[i].wins, be[i].draws, be[i].losses);
+    }
+    buf_printf(out, "],\"book_plies\":[");
+    for (int i = 1, first = 1; i <= s->game.nplies; i++)
+        if (s->from_book[i]) {
+            buf_printf(out, "%s%d", first ? "" : ",", i);
+            first = 0;
+        }
     // The result of the game line, and of the shown position when it ends there.
     const char *res = s->game.outcome == OUT_WHITE_WINS   ? "1-0"
                       : s->game.outcome == OUT_BLACK_WINS ? "0-1"
@@ -327,6 +348,7 @@ static void set_game(Session *s, const Board *start, const Move *moves, int n, i
     s->view = view >= 0 && view < s->game.nplies ? view : s->game.nplies;
     s->engine_side = PLAY_NONE;
     memset(s->has_score, 0, sizeof s->has_score);
+    memset(s->from_book, 0, sizeof s->from_book);
     session_clear_lines(s);
     driver_work(s);
 }
@@ -580,11 +602,28 @@ ApiResult session_load(Session *s, const char *index)
 
 // ---- Life -------------------------------------------------------------------------------------
 
-Session *session_new(const char *engine_cmd)
+Session *session_new(const char *engine_cmd, const char *book, char *err, size_t errlen)
 {
+    char path[4096];
+    Book *opened = NULL;
+    if (book && strcmp(book, "none") != 0) {
+        char why[BOOK_ERR_MAX];
+        if (!(opened = book_open(book, why, sizeof why))) {
+            snprintf(err, errlen, "%s", why);
+            return NULL;
+        }
+    } else if (!book && engine_find_data(ENGINE_BOOK_NAME, path, sizeof path)) {
+        char why[BOOK_ERR_MAX];
+        opened = book_open(path, why, sizeof why); // refused: the engine says why on stderr
+    }
     Session *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        book_close(opened);
+        snprintf(err, errlen, "out of memory");
         return NULL;
+    }
+    s->book = opened;
+    snprintf(s->book_option, sizeof s->book_option, "%s", book ? book : "");
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->changed, NULL);
     snprintf(s->cmd, sizeof s->cmd, "%s", engine_cmd);
@@ -625,6 +664,7 @@ void session_free(Session *s)
         proc_stop(&s->proc, "quit");
     for (int i = 0; i < GUI_EVENTS; i++)
         free(s->events[i]);
+    book_close(s->book);
     free(s->library);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->changed);

@@ -24,6 +24,7 @@ typedef struct Pending {
     int64_t deadline_ms; // past this the engine is hung (0: none, as in analysis)
     int ply;             // the ply of the game it searches (its position's index)
     Move ponder_move;    // SEARCH_PONDER: the reply it expects
+    bool from_book;      // the engine said its move came from its book
 } Pending;
 
 // What an analysis line shows.
@@ -63,6 +64,9 @@ struct Session {
     int view;                            // plies shown (0..game.nplies)
     int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
     bool has_score[MATCH_GAME_PLIES_MAX + 1];
+    bool from_book[MATCH_GAME_PLIES_MAX + 1]; // the move to this ply came from the engine's book
+    struct Book *book;                        // the opening book the page lists (NULL: none)
+    char book_option[4096]; // what damka-gui --book gave, told to the engine ("": nothing)
     // Play.
     PlaySide engine_side;                 // who the engine plays
     int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // damka-match: command line, game scheduling over -concurrency threads, and match output.
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -44,6 +45,8 @@ typedef struct MatchState {
     bool stop;
     MatchScore score;
     int time_losses[2];
+    int64_t early_ms[2], all_ms[2]; // time used on each engine's first EARLY_MOVES moves, and all
+    int64_t early_moves[2], all_moves[2];
     int faults[2][FAULT_KINDS];
     int by_rule_end; // games ended by the rules of rules.md (no move or a 7.2 draw)
     FILE *pdn;
@@ -350,6 +353,8 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
     return true;
 }
 
+enum { EARLY_MOVES = 10 }; // the moves a book plays: their time is reported apart
+
 static int opening_of(const MatchState *s, int game)
 {
     int pair = game / 2;
@@ -363,6 +368,7 @@ static void play_moves(MatchState *s, Player players[2], int white, Game *g, int
     Clock clocks[2];
     clock_start(&clocks[SIDE_WHITE], &c->tc[white]);
     clock_start(&clocks[SIDE_BLACK], &c->tc[white ^ 1]);
+    int made[2] = {0, 0}; // moves each engine has played in this game
     while (g->outcome == OUT_NONE) {
         Side side = g->board.side;
         int e = side == SIDE_WHITE ? white : white ^ 1;
@@ -404,6 +410,11 @@ static void play_moves(MatchState *s, Player players[2], int white, Game *g, int
             player_stop(&players[e]);
             return;
         }
+        pthread_mutex_lock(&s->mu);
+        s->all_ms[e] += used, s->all_moves[e]++;
+        if (made[e]++ < EARLY_MOVES)
+            s->early_ms[e] += used, s->early_moves[e]++;
+        pthread_mutex_unlock(&s->mu);
         game_play(g, &m, has_score, score, &c->adj);
     }
 }
@@ -554,6 +565,12 @@ static void summary(const MatchState *s)
         printf("%s: time losses %d, faults %d%s%s\n", c->engines[e].name, s->time_losses[e], total,
                total ? ":" : "", detail);
     }
+    for (int e = 0; e < 2; e++)
+        if (s->all_moves[e])
+            printf("%s: %.3f s a move on its first %d moves of a game, %.3f s on all %" PRId64 "\n",
+                   c->engines[e].name,
+                   s->early_moves[e] ? s->early_ms[e] / 1000.0 / (double)s->early_moves[e] : 0.0,
+                   EARLY_MOVES, s->all_ms[e] / 1000.0 / (double)s->all_moves[e], s->all_moves[e]);
     printf("Games ended by the rules (no legal move or a 7.2 draw): %d of %d\n", s->by_rule_end,
            s->finished);
     if (c->sprt) {

@@ -269,8 +269,10 @@ function renderMoves() {
       box.appendChild(row);
     }
     const mv = document.createElement('span');
-    mv.className = 'mv' + (i + 1 === s.ply ? ' current' : '');
+    const fromBook = (s.book_plies || []).includes(i + 1);
+    mv.className = 'mv' + (i + 1 === s.ply ? ' current' : '') + (fromBook ? ' book' : '');
     mv.textContent = text;
+    if (fromBook) mv.title = 'from the engine\'s opening book';
     mv.setAttribute('data-ply', i + 1);
     mv.onclick = () => api('goto', { ply: i + 1 });
     row.appendChild(mv);
@@ -332,6 +334,39 @@ function renderAnalysis() {
   }
 }
 
+// The opening book's moves for the shown position: share of the weight, learned score (side to
+// move's view, as in the analysis) and the results of the games that played each. A click
+// plays the move.
+function renderBook() {
+  const box = $('book');
+  box.textContent = '';
+  const s = ui.state;
+  const moves = (s && s.book) || [];
+  $('book-count').textContent = moves.length ? '(' + moves.length + ')' : '';
+  if (!moves.length) {
+    box.textContent = 'No book move for this position.';
+    return;
+  }
+  const total = moves.reduce((a, m) => a + m.weight, 0) || 1;
+  for (const m of moves) {
+    const d = document.createElement('div');
+    d.className = 'line book-move';
+    const mv = document.createElement('span');
+    mv.className = 'mv';
+    mv.textContent = m.move;
+    const info = document.createElement('span');
+    info.className = 'info';
+    const games = m.wins + m.draws + m.losses;
+    info.textContent = ' ' + Math.round(100 * m.weight / total) + '%  ' +
+      scoreText({ mate: false, score: m.score }) +
+      (games ? '  games +' + m.wins + ' =' + m.draws + ' -' + m.losses : '');
+    d.append(mv, info);
+    d.title = 'Play ' + m.move;
+    d.onclick = () => api('move', { move: m.move });
+    box.appendChild(d);
+  }
+}
+
 function renderGraph() {
   const svg = $('graph');
   svg.textContent = '';
@@ -365,6 +400,7 @@ function render() {
   renderMoves();
   renderClocks();
   renderAnalysis();
+  renderBook();
   renderGraph();
   renderResult();
   $('engine-name').textContent = s.engine.name || s.engine.command;
