@@ -153,7 +153,7 @@ START_TEST(test_uci_position_with_moves)
 }
 END_TEST
 
-// Each go limit ends with a legal bestmove.
+// Each go limit ends with a search (info with depth, score and pv) and a legal bestmove.
 static const char *const GO_LIMITS[] = {"go depth 6",
                                         "go nodes 20000",
                                         "go movetime 200",
@@ -165,6 +165,8 @@ START_TEST(test_uci_go_limits)
 {
     Proc p;
     start(&p, "");
+    // Timed goes play from the book when one lies beside the binary (the Windows build).
+    proc_send(&p, "setoption name OwnBook value false");
     proc_send(&p, "position startpos moves c3d4");
     proc_send(&p, "%s", GO_LIMITS[_i]);
     const char *info = expect(&p, "info");

@@ -295,7 +295,7 @@ static GameResult game(Kind kind, Text *t)
 // Latency of *playnow during a 30-second getmove, and of EI_Stop during EI_Analyse.
 typedef struct Later {
     volatile int *flag;
-    double set_at;
+    volatile double set_at;
 } Later;
 
 static DWORD WINAPI set_flag(LPVOID arg)
@@ -328,11 +328,19 @@ static double playnow_latency(void)
     HANDLE th = CreateThread(NULL, 0, set_flag, &l, 0, NULL);
     char str[CB_REPLY_MAX];
     CBmove m;
+    // The start position is in the opening book (beside the DLL after make windows): without
+    // the book, getmove searches until *playnow is set.
+    char cmd[CB_COMMAND_MAX] = "set book 0", reply[CB_REPLY_MAX];
+    cb_command(cmd, reply);
     cb_getmove(board, CB_WHITE, 30.0, str, (int *)&playnow, CB_RESET_MOVES, 0, &m);
-    double latency = now_ms() - l.set_at;
+    double done = now_ms(), set_at = l.set_at;
     WaitForSingleObject(th, INFINITE);
     CloseHandle(th);
-    return latency;
+    if (set_at == 0) {
+        fault("getmove returned before playnow was set:", str);
+        return 0;
+    }
+    return done - set_at;
 }
 
 static double stop_latency(void)
@@ -341,10 +349,14 @@ static double stop_latency(void)
     ei_newgame();
     HANDLE th = CreateThread(NULL, 0, stop_later, &l, 0, NULL);
     ei_analyse();
-    double latency = now_ms() - l.set_at;
+    double done = now_ms(), set_at = l.set_at;
     WaitForSingleObject(th, INFINITE);
     CloseHandle(th);
-    return latency;
+    if (set_at == 0) {
+        fault("EI_Analyse returned before EI_Stop was called", NULL);
+        return 0;
+    }
+    return done - set_at;
 }
 
 #define LOAD(var, type, name)                                                                      \
