@@ -4,6 +4,7 @@
 // the game unchanged.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,7 @@ START_TEST(test_gui_bad_requests)
 {
     Gui g;
     gui_start(&g, NULL);
+    ck_assert_int_eq(post(&g, "/api/play?side=none", NULL, reply_buf, sizeof reply_buf), 200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
     get(&g, "/api/state", before, sizeof before);
     char head[512];
@@ -254,11 +256,13 @@ START_TEST(test_gui_pdn_round_trip)
                                 "\"d6:f4\",\"g3:e5\"]") != NULL);
     ck_assert_int_eq(post(&g, "/api/load?index=1", NULL, reply_buf, sizeof reply_buf), 200);
     ck_assert(strstr(reply_buf, "\"moves\":[\"c3:e5:c7\"]") != NULL);
+    // The headers are kept and 2-0 (the draughts federations' score) exports as 1-0.
     char exported[8192];
     ck_assert_int_eq(get(&g, "/api/pdn", exported, sizeof exported), 200);
     ck_assert_msg(strstr(exported, "[GameType \"25\"]") &&
                       strstr(exported, "[FEN \"W:Wc3:Bd6,d4,f4\"]") &&
-                      strstr(exported, "1. c3xe5xc7"),
+                      strstr(exported, "[White \"C\"]") && strstr(exported, "[Black \"D\"]") &&
+                      strstr(exported, "[Result \"1-0\"]") && strstr(exported, "1. c3:e5:c7 1-0"),
                   "%s", exported);
     // The export imports again as the same game.
     ck_assert_int_eq(post(&g, "/api/pdn", exported, reply_buf, sizeof reply_buf), 200);
@@ -366,6 +370,71 @@ START_TEST(test_gui_engine_hangs)
 }
 END_TEST
 
+START_TEST(test_gui_first_game)
+{
+    // A newcomer's first game needs no setting: the engine has Black at a second a move and
+    // answers White's first move by itself.
+    Gui g;
+    gui_start(&g, NULL);
+    get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    ck_assert_msg(strstr(reply_buf, "\"engine\":\"black\",\"base\":180000,\"inc\":2000,"
+                                    "\"movetime\":1000") != NULL,
+                  "%.600s", reply_buf);
+    ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
+    int64_t deadline = util_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while (count(reply_buf, "\"moves\":[\"c3-d4\",\"") == 0 && util_now_ms() < deadline);
+    ck_assert_msg(count(reply_buf, "\"moves\":[\"c3-d4\",\"") == 1, "no reply: %.300s", reply_buf);
+    gui_stop(&g);
+}
+END_TEST
+
+// Starts damka-gui with the engine command given, and times how long it takes to answer.
+static int64_t gui_start_timed(Gui *g, const char *engine)
+{
+    int64_t t0 = util_now_ms();
+    gui_start(g, engine);
+    ck_assert_int_eq(get(g, "/api/state", reply_buf, sizeof reply_buf), 200);
+    return util_now_ms() - t0;
+}
+
+START_TEST(test_gui_bad_engine)
+{
+    // A program that is no engine (cat never answers uci) or no program at all: the server
+    // answers at once, says what is wrong, people can play each other, and SIGTERM stops it.
+    static const struct {
+        const char *engine, *why;
+    } CASES[] = {{"/bin/cat", "did not answer 'uci' within 5 s"},
+                 {"/nonexistent/engine", "no such program"}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Gui g;
+        int64_t took = gui_start_timed(&g, CASES[i].engine);
+        ck_assert_msg(took < 3000, "%s: the server answered after %lld ms", CASES[i].engine,
+                      (long long)took);
+        int64_t deadline = util_now_ms() + WAIT_MS;
+        do {
+            get(&g, "/api/state", reply_buf, sizeof reply_buf);
+        } while (!strstr(reply_buf, CASES[i].why) && util_now_ms() < deadline);
+        ck_assert_msg(strstr(reply_buf, CASES[i].why) && strstr(reply_buf, "between people"),
+                      "%s: %.900s", CASES[i].engine, reply_buf);
+        ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
+        ck_assert_int_eq(post(&g, "/api/move?move=f6-g5", NULL, reply_buf, sizeof reply_buf), 200);
+        int64_t t0 = util_now_ms();
+        ck_assert_int_eq(kill(g.proc.pid, SIGTERM), 0);
+        char line[512];
+        ReplyStatus r;
+        while ((r = proc_read_line(&g.proc, util_now_ms() + WAIT_MS, line, sizeof line)) ==
+               REPLY_OK)
+            ;
+        ck_assert_int_eq(r, REPLY_CRASH); // its output ended: it stopped
+        ck_assert_msg(util_now_ms() - t0 < 3000, "%s: SIGTERM took %lld ms", CASES[i].engine,
+                      (long long)(util_now_ms() - t0));
+        gui_stop(&g);
+    }
+}
+END_TEST
+
 START_TEST(test_gui_book)
 {
     // The page lists the book's moves of the shown position and marks the engine's move that
@@ -429,6 +498,8 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_gui_pondering);
     tcase_add_test(tc, test_gui_engine_hangs);
     tcase_add_test(tc, test_gui_book);
+    tcase_add_test(tc, test_gui_first_game);
+    tcase_add_test(tc, test_gui_bad_engine);
     suite_add_tcase(s, tc);
     return s;
 }

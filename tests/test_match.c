@@ -105,7 +105,7 @@ START_TEST(test_pdn_writer)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    PdnTags t = {"ev", "here", "2026.11.29", "A", "B", "40/10+0.1", 3};
+    PdnTags t = {"ev", "here", "2026.11.29", "A", "B", "40/10+0.1", 3, NULL, NULL, NULL};
     pdn_write(f, &t, g);
     fclose(f);
     static const char *const want[] = {
@@ -121,7 +121,7 @@ START_TEST(test_pdn_writer)
         "[TimeControl \"40/10+0.1\"]",
         "[PlyCount \"2\"]",
         "[Termination \"adjudication\"]",
-        "1. c3xe5xc7 f4-e3 {adjudication: test} 1-0"};
+        "1. c3:e5:c7 f4-e3 {adjudication: test} 1-0"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(text, want[i]) != NULL, "missing %s in\n%s", want[i], text);
     // The tag reads back as the start position, kings included.

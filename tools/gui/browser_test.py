@@ -3,8 +3,10 @@
 """damka-gui in a real browser: headless Chromium, driven over WebDriver by chromedriver (the
 W3C protocol spoken with the standard library alone), plays a short game against the engine by
 clicking squares (a multi-capture among the moves), checks the move list and the result,
-imports a PDN of three games and steps through one, runs the analysis and reads a PV and a
-score, and saves screenshots. With --latency N it also plays N moves against the engine at
+plays a newcomer's first game with no setting, imports a PDN of three games (headers, a 2-0
+result and comments kept and exported), analyses a whole game into the graph, checks that the
+panel and the graph score from White's side, previews a PV by a click, checks a phone's and a
+large screen's layout, and saves screenshots of each. With --latency N it also plays N moves against the engine at
 movetime 100 ms and reports the time from a move clicked to the engine's reply on the page,
 and the server's memory and CPU at rest.
 
@@ -28,10 +30,11 @@ ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 PDN = """[Event "first"]
 [White "Alpha"]
 [Black "Beta"]
-[Result "1-0"]
+[Result "2-0"]
 [GameType "25"]
 
-1. c3-d4 f6-g5 2. b2-c3 g5-h4 3. d4-e5 d6xf4 4. g3xe5 1-0
+{a quiet opening} 1. c3-d4 f6-g5 2. b2-c3 g5-h4 3. d4-e5 d6xf4 {the decisive exchange}
+4. g3xe5 2-0
 
 [Event "second"]
 [White "Gamma"]
@@ -144,27 +147,39 @@ def set_input(d, css, value):
     d.js("const e = document.querySelector(arguments[0]); e.value = arguments[1];", css, value)
 
 
+def first_game(d, out):
+    """A newcomer's first game: no setting, no extra click; the engine answers White's move."""
+    s = state(d)
+    assert s["play"]["engine"] == "black" and not s["play"]["clocked"], s["play"]
+    assert d.js("return document.querySelector('#play-side').value") == "black"
+    wait("the engine up", lambda: state(d)["engine"]["status"] in ("idle", "thinking"))
+    click_square(d, "c3")
+    click_square(d, "d4")
+    wait("the engine's first reply", lambda: len(state(d)["moves"]) >= 2)
+    d.screenshot(os.path.join(out, "first-game.png"))
+    print("browser: first game: c3-d4 answered by %s with no setting" % state(d)["moves"][1])
+
+
 def play_short_game(d, out):
     """White (the player) against the engine, from a position where the engine must capture
     and the player then takes both black men with one capture of two pieces."""
-    # Open the closed sections as a person would, by clicking their titles.
-    for i in range(d.js("return document.querySelectorAll('details').length")):
-        if not d.js("return document.querySelectorAll('details')[arguments[0]].open", i):
-            d.click("details:nth-of-type(%d) > summary" % (i + 1))
     set_input(d, "#fen", "W:Wb4,c3,b2:Bb6,f6")
     d.click("#set-fen")
     wait("the FEN's position", lambda: state(d)["pieces"].get("b6") == "b"
          and len(state(d)["moves"]) == 0)
     d.js("document.querySelector('#play-side').value = 'black';"
          "document.querySelector('#tc-move').checked = true;"
-         "document.querySelector('#tc-movetime').value = '0.1';")
+         "document.querySelector('#tc-movetime').value = '0.1';"
+         "window.damka.formDirty = true;")
     d.click("#play")
     wait("play to start", lambda: state(d)["play"]["engine"] == "black")
     click_square(d, "b4")
     click_square(d, "c5")
     wait("the engine's forced capture", lambda: len(state(d)["moves"]) == 2)
     assert state(d)["moves"] == ["b4-c5", "b6:d4"], state(d)["moves"]
-    # The capture of two pieces, entered square by square: the legal steps are shown.
+    # The capture of two pieces, entered square by square: the legal steps are shown, and the
+    # piece that must take is ringed.
+    assert d.js("return document.querySelectorAll('#board .must-capture').length") >= 1
     click_square(d, "c3")
     targets = d.js("return document.querySelectorAll('#board circle.target').length")
     assert targets >= 1, "no legal destination shown after selecting c3"
@@ -179,11 +194,16 @@ def play_short_game(d, out):
     assert shown == ["b4-c5", "b6:d4", "c3:e5:g7"], shown
     result = d.text("#result")
     assert result.startswith("1-0") and "no legal move" in result, result
-    d.screenshot(os.path.join(out, "game-won.png"), "#board-area")
+    d.screenshot(os.path.join(out, "game-won.png"), "#board-col")
     print("browser: short game won by a capture of two pieces; result: %s" % result)
 
 
-def import_pdn(d):
+def fetch_text(d, path):
+    return d.js("const x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send();"
+                "return x.responseText;", path)
+
+
+def import_pdn(d, out):
     set_input(d, "#pdn-text", PDN)
     d.click("#pdn-import")
     wait("three games in the library", lambda: len(state(d)["library"]) == 3)
@@ -199,9 +219,40 @@ def import_pdn(d):
     assert d.js("return document.querySelector('#board circle[data-piece]') !== null")
     d.click("#back")
     wait("back one ply", lambda: state(d)["ply"] == 4)
+    # Mid-way the page says whose move it is, not the game's result.
+    assert d.text("#result") == "White to move", d.text("#result")
     d.click('#moves .mv[data-ply="2"]')
     wait("a move clicked in the list", lambda: state(d)["ply"] == 2)
-    print("browser: PDN of 3 games imported; stepped through the second to ply 5 and back")
+    # The first game: its headers, its 2-0 result and its comments are kept and shown.
+    d.click("#library li:nth-child(1)")
+    wait("the first game", lambda: state(d)["record"]["white"] == "Alpha")
+    notes = d.js("return [...document.querySelectorAll('#moves .note')].map(e => e.textContent)")
+    assert "a quiet opening" in notes and "the decisive exchange" in notes, notes
+    d.click("#last")
+    wait("the end of the first game", lambda: state(d)["ply"] == len(state(d)["moves"]))
+    assert d.text("#result").startswith("1-0"), d.text("#result")
+    pdn = " ".join(fetch_text(d, "/api/pdn").split())
+    for want in ('[White "Alpha"]', '[Black "Beta"]', '[Event "first"]', '[Result "1-0"]',
+                 "{a quiet opening}", "{the decisive exchange}", "d6:f4"):
+        assert want in pdn, (want, pdn)
+    d.screenshot(os.path.join(out, "imported-game.png"))
+    print("browser: PDN of 3 games imported; stepped through the second; the first's headers, "
+          "2-0 result and comments kept and exported")
+
+
+def whole_game(d, out):
+    """Whole-game analysis of the imported game fills the graph, one score per position."""
+    d.js("document.querySelector('#ga-time').value = '0.2';")
+    d.click("#analyse-game")
+    wait("the game analysis to start", lambda: state(d)["game_analysis"]["running"])
+    t0 = time.time()
+    wait("the game analysis to end", lambda: not state(d)["game_analysis"]["running"], 60)
+    s = state(d)
+    assert all(v is not None for v in s["scores"]), s["scores"]
+    assert d.js("return document.querySelector('#graph polyline') !== null")
+    d.screenshot(os.path.join(out, "game-analysis.png"), "#board-col")
+    print("browser: whole-game analysis of %d positions in %.1f s; marks: %s"
+          % (len(s["scores"]), time.time() - t0, [(m["ply"], m["kind"]) for m in s["marks"]]))
 
 
 def book_panel(d):
@@ -223,22 +274,53 @@ def book_panel(d):
 
 
 def analyse(d, out):
-    d.click("#new-game")
-    wait("a new game", lambda: len(state(d)["moves"]) == 0)
+    """Scores read from White's side: Black a man up shows negative on the panel and on the
+    graph; a click on a PV move shows that line's position on the board."""
+    set_input(d, "#fen", "W:Wc3,e3:Bb6,d6,f6")
+    d.click("#set-fen")
+    wait("the FEN's position", lambda: state(d)["pieces"].get("f6") == "b")
     d.click("#analyse")
     line = wait("a PV and a score", lambda: d.js(
         "const l = document.querySelector('#analysis .line');"
-        "return l && l.querySelector('.pv').textContent.length > 4 &&"
+        "return l && l.querySelectorAll('.pvmv').length >= 2 &&"
         " window.damka.lines.length && window.damka.lines[0].depth >= 6 ? l.textContent : null"))
-    score, pv = d.js("const l = document.querySelector('#analysis .line');"
-                     "return [l.querySelector('.score').textContent, l.querySelector('.pv').textContent]")
-    assert score and (score[0] in "+-0" or score.startswith("win") or score.startswith("loss")), score
-    assert len(pv.split()) >= 2, pv
+    score = d.js("return document.querySelector('#analysis .score').textContent")
+    assert score.startswith("\u2212") or score.startswith("Black"), score
     assert d.js("return document.querySelector('#best-arrow') !== null"), "no best-move arrow"
+    before = state(d)["pieces"]
+    d.click("#analysis .pvmv")
+    wait("the line's position", lambda: d.js("return window.damka.preview !== null"))
+    shown = d.js("return window.damka.preview.pieces")
+    assert shown != before, "the previewed position is the game's"
+    assert d.js("return !document.querySelector('#preview-bar').hidden")
     d.screenshot(os.path.join(out, "board.png"))
+    d.click("#preview-exit")
     d.click("#analyse")
     wait("analysis to stop", lambda: not state(d)["analysing"])
-    print("browser: analysis line: %s" % " ".join(line.split()))
+    s = state(d)
+    graph = s["scores"][s["ply"]]
+    assert graph is not None and graph < 0, (graph, score)
+    print("browser: analysis line: %s; the panel's %s and the graph's %+d agree (White's side); "
+          "a PV click previewed its position" % (" ".join(line.split()), score, graph))
+
+
+def viewports(d, out):
+    """No sideways scroll and the whole board in view on a phone and on a large screen."""
+    for w, h in ((390, 844), (1920, 1080)):
+        d.call("POST", d.s("/window/rect"), {"width": w, "height": h})
+        d.js("window.scrollTo(0, 0);")
+        time.sleep(0.5)
+        inner = d.js("return [window.innerWidth, window.innerHeight]")
+        scroll = d.js("return document.documentElement.scrollWidth")
+        r = d.js("const r = document.querySelector('#board').getBoundingClientRect();"
+                 "return [r.left, r.top, r.right, r.bottom];")
+        assert scroll <= inner[0], "%dx%d: the page scrolls sideways (%d > %d)" % (w, h, scroll, inner[0])
+        assert r[0] >= 0 and r[1] >= 0 and r[2] <= inner[0] + 0.5 and r[3] <= inner[1] + 0.5, \
+            "%dx%d: the board %s is not all in view %s" % (w, h, r, inner)
+        d.screenshot(os.path.join(out, "page-%dx%d.png" % (w, h)))
+        print("browser: %dx%d: no sideways scroll, board %.0f px wide, all in view"
+              % (w, h, r[2] - r[0]))
+    d.call("POST", d.s("/window/rect"), {"width": 1280, "height": 1000})
 
 
 def measure_latency(d, gui_pid, moves):
@@ -316,10 +398,16 @@ def main():
         d.go("http://127.0.0.1:%d/" % port)
         wait("the page's first state", lambda: d.js("return window.damka && window.damka.state "
                                                      "!== null && window.damka.state.legal.length"))
+        first_game(d, out)
+        # Open the closed sections as a person would, by clicking their titles.
+        for i in range(d.js("return document.querySelectorAll('details.panel').length")):
+            d.click("details.panel:nth-of-type(%d) > summary" % (i + 1))
         play_short_game(d, out)
-        import_pdn(d)
+        import_pdn(d, out)
+        whole_game(d, out)
         book_panel(d)
         analyse(d, out)
+        viewports(d, out)
         if latency:
             measure_latency(d, gui.pid, latency)
         print("browser test: passed (screenshots in %s)" % out)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "engine.h"
@@ -21,48 +22,114 @@ static void moves_text(const Session *s, int ply, Buf *out)
     }
 }
 
-// Starts the engine and does the handshake. Called with the lock held (the reader thread, or
-// at start before it runs).
-bool driver_start(Session *s)
+// True once the server is stopping. Takes the lock.
+static bool quitting(Session *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool q = s->quit;
+    pthread_mutex_unlock(&s->mu);
+    return q;
+}
+
+// Reads lines of p until one whose first word is `word`, in POLL_MS slices so that a stopping
+// server is not held up; REPLY_TIMEOUT after wait_ms (or at once when quitting).
+static ReplyStatus wait_word(Session *s, Proc *p, const char *word, int64_t wait_ms,
+                             char name[GUI_NAME_MAX])
 {
     char line[16384];
+    int64_t deadline = now_ms() + wait_ms;
+    size_t wl = strlen(word);
+    while (!quitting(s)) {
+        int64_t t = now_ms();
+        if (t >= deadline)
+            return REPLY_TIMEOUT;
+        ReplyStatus r =
+            proc_read_line(p, t + POLL_MS < deadline ? t + POLL_MS : deadline, line, sizeof line);
+        if (r == REPLY_TIMEOUT)
+            continue;
+        if (r != REPLY_OK)
+            return r;
+        if (name && strncmp(line, "id name ", 8) == 0)
+            snprintf(name, GUI_NAME_MAX, "%.*s", GUI_NAME_MAX - 1,
+                     line + 8); // a longer name is cut
+        if (strncmp(line, word, wl) == 0 && (line[wl] == '\0' || line[wl] == ' '))
+            return REPLY_OK;
+    }
+    return REPLY_TIMEOUT;
+}
+
+// Why a process that ended at once did not start, from its wait status.
+static void explain_exit(int status, const char *cmd, char *why, size_t len)
+{
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        snprintf(why, len, "cannot run %.100s: no such program", cmd);
+    else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 126)
+        snprintf(why, len, "cannot run %.100s: not an executable program", cmd);
+    else
+        snprintf(why, len, "%.100s ended before it answered 'uci'", cmd);
+}
+
+// Starts the engine and does the handshake with the lock released, so that the page and the
+// server go on meanwhile. Called by the reader thread with the lock held; returns with it held.
+// False, with the reason in the state, when the engine does not start.
+bool driver_start(Session *s)
+{
     s->engine_up = false;
     s->nqueue = 0;
     s->stop_sent_ms = 0;
-    if (!proc_start(&s->proc, s->cmd, NULL)) {
-        snprintf(s->engine_status, sizeof s->engine_status, "cannot start %.100s", s->cmd);
+    s->engine_starting = true;
+    char cmd[sizeof s->cmd], book[sizeof s->book_option], name[GUI_NAME_MAX] = "", why[160] = "";
+    snprintf(cmd, sizeof cmd, "%s", s->cmd);
+    snprintf(book, sizeof book, "%s", s->book_option);
+    session_publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    Proc p;
+    bool ok = false;
+    ReplyStatus r;
+    if (!proc_start(&p, cmd, NULL)) {
+        snprintf(why, sizeof why, "cannot start %.100s", cmd);
+    } else if (proc_send(&p, "uci"),
+               (r = wait_word(s, &p, "uciok", UCI_WAIT_MS, name)) != REPLY_OK) {
+        if (r == REPLY_CRASH)
+            explain_exit(proc_stop(&p, NULL), cmd, why, sizeof why);
+        else
+            snprintf(why, sizeof why, "%.100s did not answer 'uci' within %d s", cmd,
+                     UCI_WAIT_MS / 1000);
+    } else {
+        if (strcmp(book, "none") == 0)
+            proc_send(&p, "setoption name OwnBook value false");
+        else if (book[0])
+            proc_send(&p, "setoption name BookFile value %s", book);
+        ok = true;
+    }
+    if (!ok && p.started)
+        proc_stop(&p, NULL);
+    pthread_mutex_lock(&s->mu);
+    s->engine_starting = false;
+    if (!ok || s->quit) {
+        if (ok)
+            proc_stop(&p, "quit");
+        snprintf(s->engine_status, sizeof s->engine_status, "%s", why);
         return false;
     }
-    proc_send(&s->proc, "uci");
-    int64_t deadline = now_ms() + HANDSHAKE_MS;
-    for (;;) {
-        if (proc_read_line(&s->proc, deadline, line, sizeof line) != REPLY_OK) {
-            snprintf(s->engine_status, sizeof s->engine_status, "no uciok from %.100s", s->cmd);
-            proc_stop(&s->proc, NULL);
-            return false;
-        }
-        if (strncmp(line, "id name ", 8) == 0)
-            snprintf(s->engine_name, sizeof s->engine_name, "%.*s", (int)sizeof s->engine_name - 1,
-                     line + 8); // a longer name is cut
-        if (strcmp(line, "uciok") == 0)
-            break;
-    }
+    // The options as they are now (the page may have changed them meanwhile).
+    s->proc = p;
+    snprintf(s->engine_name, sizeof s->engine_name, "%s", name);
     proc_send(&s->proc, "setoption name Hash value %d", s->hash_mb);
     proc_send(&s->proc, "setoption name Threads value %d", s->threads);
     proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
     proc_send(&s->proc, "setoption name Ponder value %s", s->ponder ? "true" : "false");
-    if (strcmp(s->book_option, "none") == 0)
-        proc_send(&s->proc, "setoption name OwnBook value false");
-    else if (s->book_option[0])
-        proc_send(&s->proc, "setoption name BookFile value %s", s->book_option);
     proc_send(&s->proc, "isready");
-    if (proc_wait_for(&s->proc, "readyok", now_ms() + HANDSHAKE_MS, line, sizeof line) !=
-        REPLY_OK) {
-        snprintf(s->engine_status, sizeof s->engine_status, "no readyok from %.100s", s->cmd);
+    pthread_mutex_unlock(&s->mu);
+    r = wait_word(s, &s->proc, "readyok", HANDSHAKE_MS, NULL); // only this thread reads it
+    pthread_mutex_lock(&s->mu);
+    if (r != REPLY_OK) {
+        snprintf(s->engine_status, sizeof s->engine_status, "no readyok from %.100s", cmd);
         proc_stop(&s->proc, NULL);
         return false;
     }
     s->engine_up = true;
+    s->ever_up = true;
     return true;
 }
 
@@ -136,10 +203,38 @@ int64_t driver_budget(const Session *s)
 }
 
 // Starts what the engine should do now: its move, pondering, or analysis.
+// The next position of the whole-game analysis: a search, or the scores of the game's end.
+static void game_analysis_step(Session *s)
+{
+    for (int i = 0; i < s->nqueue; i++)
+        if (!s->queue[i].cancelled)
+            return; // one position at a time
+    for (; s->ga.next <= s->game.nplies; s->ga.next++) {
+        Game g;
+        session_game_at(s, s->ga.next, &g);
+        if (g.outcome == OUT_NONE)
+            break;
+        // The game ended there: the result is its score (White's view, as the graph keeps).
+        s->score[s->ga.next] = g.outcome == OUT_WHITE_WINS   ? GUI_WIN
+                               : g.outcome == OUT_BLACK_WINS ? -GUI_WIN
+                                                             : 0;
+        s->has_score[s->ga.next] = true;
+    }
+    if (s->ga.next > s->game.nplies) {
+        session_stop_game_analysis(s);
+        return;
+    }
+    char limits[64];
+    snprintf(limits, sizeof limits, "movetime %lld", (long long)s->ga.movetime_ms);
+    send_go(s, SEARCH_GAME, s->ga.next, NULL, limits, s->ga.movetime_ms);
+}
+
 void driver_work(Session *s)
 {
     char limits[160];
-    if (session_engine_moves(s)) {
+    if (s->ga.running) {
+        game_analysis_step(s);
+    } else if (session_engine_moves(s)) {
         clock_limits(s, limits, sizeof limits);
         send_go(s, SEARCH_THINK, s->view, NULL, limits, driver_budget(s));
     } else if (s->analysing) {
@@ -197,8 +292,6 @@ static bool read_info(Session *s, const Pending *p, char *line)
     Game g;
     session_game_at(s, p->ply, &g);
     Board b = g.board;
-    if (p->kind == SEARCH_PONDER) // it searches the position after the expected reply
-        board_play(&b, &p->ponder_move);
     size_t used = 0;
     for (int i = pv_at; pv_at > 0 && i < n; i++) {
         Move m;
@@ -215,12 +308,13 @@ static bool read_info(Session *s, const Pending *p, char *line)
         used += (size_t)snprintf(l.pv + used, sizeof l.pv - used, "%s%s", used ? " " : "", text);
         board_play(&b, &m);
     }
-    s->lines[l.multipv - 1] = l;
-    if (l.multipv == 1 && p->kind != SEARCH_PONDER) {
-        // The graph keeps White's view: cp, and a mate as +-10000 less its distance.
-        int v = l.mate ? (l.score > 0 ? 10000 - l.score : -10000 - l.score) : l.score;
-        Side side = (p->ply & 1) ? side_flip(s->game.start.side) : s->game.start.side;
-        s->score[p->ply] = side == SIDE_WHITE ? v : -v;
+    l.pov = g.board.side;
+    if (p->kind != SEARCH_GAME)
+        s->lines[l.multipv - 1] = l;
+    if (l.multipv == 1) {
+        // The graph keeps White's view: cp, and a win as +-GUI_WIN less its distance.
+        int v = l.mate ? (l.score > 0 ? GUI_WIN - l.score : -GUI_WIN - l.score) : l.score;
+        s->score[p->ply] = l.pov == SIDE_WHITE ? v : -v;
         s->has_score[p->ply] = true;
     }
     return true;
@@ -237,10 +331,11 @@ static void publish_info(Session *s)
             continue;
         buf_printf(&b,
                    "%s{\"multipv\":%d,\"depth\":%d,\"mate\":%s,\"score\":%d,\"nodes\":%llu,"
-                   "\"nps\":%llu,\"time\":%lld,\"from\":\"%s\",\"to\":\"%s\",\"pv\":",
+                   "\"nps\":%llu,\"time\":%lld,\"pov\":\"%s\",\"from\":\"%s\",\"to\":\"%s\","
+                   "\"pv\":",
                    first ? "" : ",", l->multipv, l->depth, l->mate ? "true" : "false", l->score,
                    (unsigned long long)l->nodes, (unsigned long long)l->nps, (long long)l->time_ms,
-                   l->from, l->to);
+                   l->pov == SIDE_WHITE ? "white" : "black", l->from, l->to);
         buf_json_string(&b, l->pv);
         buf_printf(&b, "}");
         first = 0;
@@ -256,6 +351,11 @@ static void read_best(Session *s, const Pending *p, const char *line)
 {
     char best[MOVE_TEXT_MAX] = "", ponder[MOVE_TEXT_MAX] = "";
     sscanf(line, "bestmove %63s ponder %63s", best, ponder);
+    if (!p->cancelled && p->kind == SEARCH_GAME && s->ga.running && p->ply == s->ga.next) {
+        s->ga.next++;
+        driver_work(s);
+        return;
+    }
     if (p->cancelled || p->kind != SEARCH_THINK || p->ply != s->game.nplies ||
         !session_engine_moves(s))
         return;
@@ -298,10 +398,44 @@ static void engine_line(Session *s, char *line)
         session_publish_state(s);
     } else if (strncmp(line, "info string book move ", 22) == 0 && !p->cancelled) {
         p->from_book = true;
-    } else if (strncmp(line, "info ", 5) == 0 && !p->cancelled && strstr(line, " score ")) {
-        if (read_info(s, p, line))
+    } else if (strncmp(line, "info ", 5) == 0 && !p->cancelled && p->kind != SEARCH_PONDER &&
+               strstr(line, " score ")) { // pondering is not shown: it is the person's turn
+        if (read_info(s, p, line) && p->kind != SEARCH_GAME)
             publish_info(s);
     }
+}
+
+// A start that failed: the engine is left alone for a while (longer after each failure), and
+// the game goes on between people. The reason is in the state's message already.
+static void start_failed(Session *s)
+{
+    int shift = s->start_failures < 6 ? s->start_failures : 6;
+    int64_t wait_ms = RETRY_MS << shift;
+    s->start_failures++;
+    s->retry_at_ms = now_ms() + wait_ms;
+    s->engine_side = PLAY_NONE;
+    char reason[sizeof s->engine_status];
+    snprintf(reason, sizeof reason, "%s", s->engine_status);
+    snprintf(s->engine_status, sizeof s->engine_status,
+             "%.100s; moves between people go on; trying again in %lld s", reason,
+             (long long)(wait_ms / 1000));
+}
+
+// Starts the engine, and on success what it should do; publishes the state.
+static void start_engine(Session *s, const char *what)
+{
+    if (driver_start(s)) {
+        s->start_failures = 0;
+        if (what)
+            snprintf(s->engine_status, sizeof s->engine_status,
+                     "the engine %s; restarted (restart %d)", what, s->restarts);
+        else
+            s->engine_status[0] = '\0';
+        driver_work(s);
+    } else if (!s->quit) {
+        start_failed(s);
+    }
+    session_publish_state(s);
 }
 
 // The engine died or hung: report it, start it again and resume.
@@ -310,12 +444,7 @@ static void engine_failed(Session *s, const char *what)
     proc_stop(&s->proc, NULL);
     s->engine_up = false;
     s->restarts++;
-    bool ok = driver_start(s);
-    snprintf(s->engine_status, sizeof s->engine_status, "the engine %s; %s (restart %d)", what,
-             ok ? "restarted" : "it did not start again", s->restarts);
-    if (ok)
-        driver_work(s);
-    session_publish_state(s);
+    start_engine(s, what);
 }
 
 // Flags a side whose clock has run out while it thinks.
@@ -338,14 +467,20 @@ void *driver_reader(void *arg)
     Session *s = arg;
     char line[16384];
     pthread_mutex_lock(&s->mu);
+    start_engine(s, NULL);
     while (!s->quit) {
-        if (!s->engine_up) {
-            pthread_mutex_unlock(&s->mu);
-            struct timespec ts = {1, 0};
-            nanosleep(&ts, NULL); // a failed start: try again every second
-            pthread_mutex_lock(&s->mu);
-            if (!s->quit && !s->engine_up)
-                engine_failed(s, "was not running");
+        if (!s->engine_up) { // a failed start: wait (a stopping server wakes it), then again
+            if (now_ms() < s->retry_at_ms) {
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += POLL_MS * 1000000L;
+                if (until.tv_nsec >= 1000000000L)
+                    until.tv_sec++, until.tv_nsec -= 1000000000L;
+                pthread_cond_timedwait(&s->changed, &s->mu, &until);
+            } else {
+                s->restarts++;
+                start_engine(s, "was not running");
+            }
             continue;
         }
         pthread_mutex_unlock(&s->mu);

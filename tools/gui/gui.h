@@ -18,6 +18,8 @@ enum {
     GUI_EVENTS = 256,       // events kept for the live streams
     GUI_LIBRARY_MAX = 500,  // games kept from one PDN import
     GUI_LINES_MAX = 8,      // MultiPV lines shown
+    GUI_NAME_MAX = 128,     // the engine's name as it says it
+    GUI_WIN = 10000,        // the graph's score of a won position (less the moves to the win)
 };
 
 // ---- A growable text buffer (json.c) -----------------------------------------------------------
@@ -58,10 +60,16 @@ typedef struct ApiResult {
 ApiResult session_new_game(Session *s, const char *fen);
 ApiResult session_move(Session *s, const char *text);
 ApiResult session_goto(Session *s, const char *ply);
+// The position after a line of moves (space separated) from the shown one, as JSON into out;
+// the game is not changed.
+ApiResult session_preview(Session *s, const char *moves, Buf *out);
 ApiResult session_takeback(Session *s);
 ApiResult session_play(Session *s, const char *side, const char *base, const char *inc,
                        const char *movetime, const char *ponder);
 ApiResult session_analyse(Session *s, const char *on);
+// Searches every position of the game line for movetime seconds each (on=true), filling the
+// graph and marking the moves that lost most; on=false stops it.
+ApiResult session_analyse_game(Session *s, const char *on, const char *movetime);
 ApiResult session_options(Session *s, const char *hash, const char *threads, const char *multipv);
 ApiResult session_import_pdn(Session *s, const char *text, size_t len);
 ApiResult session_load(Session *s, const char *index);

@@ -194,6 +194,8 @@ static enum MHD_Result api_post(struct MHD_Connection *c, Server *srv, const cha
                          arg(c, "ponder"));
     else if (strcmp(url, "/api/analyse") == 0)
         r = session_analyse(s, arg(c, "on"));
+    else if (strcmp(url, "/api/analyse-game") == 0)
+        r = session_analyse_game(s, arg(c, "on"), arg(c, "movetime"));
     else if (strcmp(url, "/api/options") == 0)
         r = session_options(s, arg(c, "hash"), arg(c, "threads"), arg(c, "multipv"));
     else if (strcmp(url, "/api/pdn") == 0)
@@ -213,6 +215,16 @@ static enum MHD_Result api_get(struct MHD_Connection *c, Server *srv, const char
         return reply_state(c, srv->session);
     if (strcmp(url, "/api/events") == 0)
         return reply_stream(c, srv);
+    if (strcmp(url, "/api/preview") == 0) {
+        Buf b;
+        buf_init(&b);
+        ApiResult r = session_preview(srv->session, arg(c, "moves"), &b);
+        enum MHD_Result ret = r.status != 200 ? reply_error(c, r.status, r.error)
+                              : b.failed      ? reply_error(c, 500, "out of memory")
+                                         : reply(c, 200, "application/json", b.data, b.len, true);
+        buf_free(&b);
+        return ret;
+    }
     if (strcmp(url, "/api/pdn") == 0) {
         Buf b;
         buf_init(&b);

@@ -6,6 +6,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,15 @@ void session_event(Session *s, uint64_t *seq, Buf *out)
 
 void session_clear_lines(Session *s) { memset(s->lines, 0, sizeof s->lines); }
 
+void session_stop_game_analysis(Session *s)
+{
+    if (!s->ga.running)
+        return;
+    s->ga.running = false;
+    if (s->engine_up)
+        proc_send(&s->proc, "setoption name UCI_AnalyseMode value false");
+}
+
 // ---- The game -------------------------------------------------------------------------------
 
 // The position after `ply` plies of the game, and the game cut there (counters, keys, result).
@@ -102,6 +112,7 @@ void session_play_move(Session *s, const Move *m)
 {
     Adjudication none = {0};
     s->from_book[s->game.nplies + 1] = false; // the driver marks an engine's book move after
+    s->record.intact = false;
     Side mover = session_side_to_move(s);
     if (s->clocked) {
         int64_t used = now_ms() - s->turn_start_ms;
@@ -137,6 +148,37 @@ static void state_board(const Board *b, Buf *out)
         first = 0;
     }
     buf_printf(out, "},");
+}
+
+// A score as the mover's chances, -1 (lost) .. +1 (won): the scale on which a move's loss is
+// judged, so that a man lost in a won position weighs less than in a level one.
+static double win_chances(int cp)
+{
+    if (cp >= GUI_WIN - 1000 || cp <= -(GUI_WIN - 1000) || cp >= 29800 || cp <= -29800)
+        return cp > 0 ? 1 : -1; // a win in N, or a database win
+    return 2.0 / (1.0 + exp(-cp / (double)MARK_SCALE_CP)) - 1.0;
+}
+
+// The moves that lost most, from the scores of the positions before and after each: the mover's
+// chances dropped by at least MARK_INACCURACY, MARK_MISTAKE or MARK_BLUNDER.
+static void state_marks(const Session *s, Buf *out)
+{
+    Side mover = s->game.start.side;
+    for (int i = 1, first = 1; i <= s->game.nplies; i++, mover = side_flip(mover)) {
+        if (!s->has_score[i - 1] || !s->has_score[i])
+            continue;
+        int sign = mover == SIDE_WHITE ? 1 : -1; // scores are White's view
+        double drop = win_chances(sign * s->score[i - 1]) - win_chances(sign * s->score[i]);
+        const char *kind = drop >= MARK_BLUNDER      ? "blunder"
+                           : drop >= MARK_MISTAKE    ? "mistake"
+                           : drop >= MARK_INACCURACY ? "inaccuracy"
+                                                     : NULL;
+        if (!kind)
+            continue;
+        buf_printf(out, "%s{\"ply\":%d,\"kind\":\"%s\",\"drop\":%.2f}", first ? "" : ",", i, kind,
+                   drop);
+        first = 0;
+    }
 }
 
 static void state_json(Session *s, Buf *out)
@@ -229,7 +271,8 @@ static void state_json(Session *s, Buf *out)
     for (int i = 0; i < s->nqueue && !busy; i++)
         if (!s->queue[i].cancelled)
             busy = &s->queue[i];
-    const char *status = !s->engine_up                 ? "down"
+    const char *status = s->engine_starting            ? "starting"
+                         : !s->engine_up               ? "down"
                          : !busy                       ? "idle"
                          : busy->kind == SEARCH_THINK  ? "thinking"
                          : busy->kind == SEARCH_PONDER ? "pondering"
@@ -254,7 +297,38 @@ static void state_json(Session *s, Buf *out)
         else
             buf_printf(out, "%snull", i ? "," : "");
     }
-    buf_printf(out, "],\"library\":[");
+    buf_printf(out,
+               "],\"record\":{\"imported\":%s,\"event\":", s->record.imported ? "true" : "false");
+    const Record *rec = &s->record;
+    buf_json_string(out, rec->event);
+    buf_printf(out, ",\"site\":");
+    buf_json_string(out, rec->site);
+    buf_printf(out, ",\"date\":");
+    buf_json_string(out, rec->date);
+    buf_printf(out, ",\"round\":");
+    buf_json_string(out, rec->round);
+    buf_printf(out, ",\"white\":");
+    buf_json_string(out, rec->white);
+    buf_printf(out, ",\"black\":");
+    buf_json_string(out, rec->black);
+    buf_printf(out, ",\"result\":\"%s\"},\"comments\":[", rec->intact ? rec->result : "");
+    for (int i = 0, first = 1; i <= s->game.nplies; i++) {
+        const char *note = rec->imported ? pdn_note(&rec->notes, i) : NULL;
+        if (!note)
+            continue;
+        buf_printf(out, "%s{\"ply\":%d,\"text\":", first ? "" : ",", i);
+        buf_json_string(out, note);
+        buf_printf(out, "}");
+        first = 0;
+    }
+    buf_printf(out, "],\"marks\":[");
+    state_marks(s, out);
+    buf_printf(out,
+               "],\"game_analysis\":{\"running\":%s,\"next\":%d,\"total\":%d,"
+               "\"movetime\":%lld",
+               s->ga.running ? "true" : "false", s->ga.next, s->game.nplies + 1,
+               (long long)s->ga.movetime_ms);
+    buf_printf(out, "},\"library\":[");
     for (int i = 0; i < s->nlibrary; i++) {
         const PdnGame *pg = &s->library[i];
         buf_printf(out, "%s{\"white\":", i ? "," : "");
@@ -311,13 +385,21 @@ void session_pdn(Session *s, Buf *out)
                      (double)s->inc_ms / 1000.0);
         else
             snprintf(tc, sizeof tc, "st=%g", (double)s->movetime_ms / 1000.0);
-        PdnTags tags = {"damka-gui",
-                        "localhost",
-                        date,
-                        engine_white ? engine : "?",
-                        engine_black ? engine : "?",
+        const Record *rec = &s->record;
+        PdnTags tags = {rec->imported ? rec->event : "damka-gui",
+                        rec->imported ? rec->site : "localhost",
+                        rec->imported ? rec->date : date,
+                        rec->imported  ? rec->white
+                        : engine_white ? engine
+                                       : "?",
+                        rec->imported  ? rec->black
+                        : engine_black ? engine
+                                       : "?",
                         tc,
-                        1};
+                        1,
+                        rec->imported ? rec->round : NULL,
+                        rec->intact && s->game.outcome == OUT_NONE ? rec->result : NULL,
+                        rec->imported ? &rec->notes : NULL};
         pdn_write(f, &tags, &s->game);
         fclose(f);
         buf_printf(out, "%s", text ? text : "");
@@ -337,9 +419,24 @@ static ApiResult bad(const char *fmt, const char *what)
 
 // Replaces the game, shown after `view` plies (-1: at its end). The engine stops playing;
 // analysis goes on in the new position.
-static void set_game(Session *s, const Board *start, const Move *moves, int n, int view)
+static void set_game(Session *s, const Board *start, const Move *moves, int n, int view,
+                     const PdnGame *from)
 {
+    memset(&s->record, 0, sizeof s->record);
+    if (from) {
+        Record *r = &s->record;
+        snprintf(r->event, sizeof r->event, "%s", from->event);
+        snprintf(r->site, sizeof r->site, "%s", from->site);
+        snprintf(r->round, sizeof r->round, "%s", from->round);
+        snprintf(r->date, sizeof r->date, "%s", from->date);
+        snprintf(r->white, sizeof r->white, "%s", from->white);
+        snprintf(r->black, sizeof r->black, "%s", from->black);
+        snprintf(r->result, sizeof r->result, "%s", pdn_result_standard(from->result));
+        r->notes = from->notes;
+        r->imported = r->intact = true;
+    }
     driver_cancel(s);
+    session_stop_game_analysis(s);
     Adjudication none = {0};
     game_start(&s->game, start);
     for (int i = 0; i < n; i++)
@@ -362,7 +459,7 @@ ApiResult session_new_game(Session *s, const char *fen)
     if (!fen || !*fen)
         board_start(&b);
     pthread_mutex_lock(&s->mu);
-    set_game(s, &b, NULL, 0, -1);
+    set_game(s, &b, NULL, 0, -1, NULL);
     session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
@@ -390,6 +487,7 @@ ApiResult session_move(Session *s, const char *text)
         bool pondered = s->nqueue > 0 && !s->queue[0].cancelled &&
                         s->queue[0].kind == SEARCH_PONDER && s->view == s->game.nplies &&
                         move_same(&s->queue[0].ponder_move, &m);
+        session_stop_game_analysis(s);
         if (s->view < s->game.nplies) { // a new line from the shown position: the rest goes
             s->game = g;
             for (int i = s->view + 1; i <= MATCH_GAME_PLIES_MAX; i++)
@@ -410,6 +508,38 @@ ApiResult session_move(Session *s, const char *text)
     }
     pthread_mutex_unlock(&s->mu);
     return r;
+}
+
+ApiResult session_preview(Session *s, const char *moves, Buf *out)
+{
+    if (!moves || !*moves)
+        return bad("%s", "preview needs moves=<moves from the shown position>");
+    pthread_mutex_lock(&s->mu);
+    Game g;
+    session_game_at(s, s->view, &g);
+    pthread_mutex_unlock(&s->mu);
+    Board b = g.board;
+    char text[GUI_QUERY_MAX + 1], err[160], from[3] = "", to[3] = "";
+    snprintf(text, sizeof text, "%s", moves);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(text, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        Move m;
+        if (!notation_parse_move(&b, t, MOVE_FMT_ALG, &m, err, sizeof err))
+            return bad("a move of the line: %s", err);
+        notation_square(m.from, from);
+        notation_square(m.to, to);
+        board_play(&b, &m);
+        n++;
+    }
+    char fen[FEN_MAX];
+    notation_fen_algebraic(&b, fen, sizeof fen);
+    buf_printf(out, "{\"fen\":");
+    buf_json_string(out, fen);
+    buf_printf(out, ",\"turn\":\"%s\",\"plies\":%d,\"last\":[\"%s\",\"%s\"],", side_name(b.side), n,
+               from, to);
+    state_board(&b, out);
+    buf_printf(out, "\"ok\":true}");
+    return ok();
 }
 
 ApiResult session_goto(Session *s, const char *ply)
@@ -439,6 +569,8 @@ ApiResult session_takeback(Session *s)
         r = bad("%s", "no move to take back");
     } else {
         driver_cancel(s);
+        session_stop_game_analysis(s);
+        s->record.intact = false;
         int keep = s->game.nplies - 1;
         // Against the engine, back to the player's own move.
         if (s->engine_side == PLAY_WHITE || s->engine_side == PLAY_BLACK) {
@@ -469,7 +601,7 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
     for (int i = 0; i < 4; i++)
         if (side && strcmp(side, SIDES[i]) == 0)
             who = i;
-    int64_t base_ms = 300000, inc_ms = 3000, move_ms = 0;
+    int64_t base_ms = DEFAULT_BASE_MS, inc_ms = DEFAULT_INC_MS, move_ms = 0;
     if (who < 0)
         return bad("%s", "side must be none, white, black or both (the engine's side)");
     if (movetime && *movetime) {
@@ -484,6 +616,7 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
         return bad("%s", "ponder must be true or false");
     pthread_mutex_lock(&s->mu);
     driver_cancel(s);
+    session_stop_game_analysis(s);
     // Play goes on from the shown position.
     if (s->view != s->game.nplies) {
         Game g;
@@ -514,13 +647,45 @@ ApiResult session_analyse(Session *s, const char *on)
         return bad("%s", "on must be true or false");
     pthread_mutex_lock(&s->mu);
     s->analysing = on[0] == 't';
-    if (s->analysing)
+    if (s->analysing) {
         s->engine_side = PLAY_NONE; // analysis and play share the engine
+        session_stop_game_analysis(s);
+    }
     session_clear_lines(s);
     driver_restart(s);
     session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
     return ok();
+}
+
+ApiResult session_analyse_game(Session *s, const char *on, const char *movetime)
+{
+    int64_t ms = DEFAULT_GAME_MOVE_MS;
+    if (!on || (strcmp(on, "true") != 0 && strcmp(on, "false") != 0))
+        return bad("%s", "on must be true or false");
+    if (movetime && *movetime && !util_parse_seconds(movetime, 0.05, 600, &ms))
+        return bad("%s", "movetime must be 0.05..600 seconds");
+    pthread_mutex_lock(&s->mu);
+    ApiResult r = ok();
+    if (on[0] == 'f') {
+        driver_cancel(s);
+        session_stop_game_analysis(s);
+    } else if (!s->engine_up) {
+        r = bad("%s", "no engine is running");
+    } else {
+        driver_cancel(s);
+        s->engine_side = PLAY_NONE;
+        s->analysing = false;
+        session_clear_lines(s);
+        memset(s->has_score, 0, sizeof s->has_score);
+        s->ga = (GameAnalysis){.running = true, .next = 0, .movetime_ms = ms};
+        proc_send(&s->proc, "setoption name UCI_AnalyseMode value true"); // no book moves
+        driver_work(s);
+    }
+    if (r.status == 200)
+        session_publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return r;
 }
 
 ApiResult session_options(Session *s, const char *hash, const char *threads, const char *multipv)
@@ -577,7 +742,7 @@ ApiResult session_import_pdn(Session *s, const char *text, size_t len)
     free(s->library);
     s->library = lib;
     s->nlibrary = n;
-    set_game(s, &lib[0].start, lib[0].moves, lib[0].nmoves, 0);
+    set_game(s, &lib[0].start, lib[0].moves, lib[0].nmoves, 0, &lib[0]);
     snprintf(s->engine_status, sizeof s->engine_status, "%.150s", first_err);
     session_publish_state(s);
     pthread_mutex_unlock(&s->mu);
@@ -593,7 +758,7 @@ ApiResult session_load(Session *s, const char *index)
         r = bad("%s", "index must name a game of the imported PDN");
     } else {
         const PdnGame *g = &s->library[i];
-        set_game(s, &g->start, g->moves, g->nmoves, 0);
+        set_game(s, &g->start, g->moves, g->nmoves, 0, g);
         session_publish_state(s);
     }
     pthread_mutex_unlock(&s->mu);
@@ -630,19 +795,21 @@ Session *session_new(const char *engine_cmd, const char *book, char *err, size_t
     s->hash_mb = 64;
     s->threads = 1;
     s->multipv = 1;
-    s->movetime_ms = 1000;
-    s->base_ms = 300000;
-    s->inc_ms = 3000;
+    s->movetime_ms = DEFAULT_MOVE_MS;
+    s->base_ms = DEFAULT_BASE_MS;
+    s->inc_ms = DEFAULT_INC_MS;
     Board b;
     board_start(&b);
     game_start(&s->game, &b);
-    pthread_mutex_lock(&s->mu);
-    driver_start(s); // a failure is reported in the state and retried by the reader
-    session_publish_state(s);
-    pthread_mutex_unlock(&s->mu);
+    // A newcomer's first game: the engine has Black at a second a move (the human has no clock)
+    // and replies as soon as White has moved. The reader thread starts the engine: the server
+    // listens at once, whatever the engine does.
+    s->engine_side = PLAY_BLACK;
+    snprintf(s->engine_status, sizeof s->engine_status, "starting");
     if (pthread_create(&s->reader, NULL, driver_reader, s) != 0) {
-        proc_stop(&s->proc, NULL);
+        book_close(s->book);
         free(s);
+        snprintf(err, errlen, "cannot start a thread");
         return NULL;
     }
     return s;

@@ -7,14 +7,37 @@
 #include "gui.h"
 
 enum {
-    HANDSHAKE_MS = 30000,  // uci -> uciok and isready -> readyok (a big Hash is cleared first)
-    HANG_MARGIN_MS = 5000, // a search this much past its time is a hang: the engine restarts
-    STOP_WAIT_MS = 5000,   // a stopped search that sends no bestmove by then: a hang too
-    POLL_MS = 100,         // the reader thread wakes this often (clocks, watchdog)
+    UCI_WAIT_MS = 5000,       // uci -> uciok: a program that does not answer is no engine
+    HANDSHAKE_MS = 30000,     // isready -> readyok (a big Hash is cleared first)
+    RETRY_MS = 1000,          // a failed start is tried again after this, doubled each time to 64x
+    HANG_MARGIN_MS = 5000,    // a search this much past its time is a hang: the engine restarts
+    STOP_WAIT_MS = 5000,      // a stopped search that sends no bestmove by then: a hang too
+    POLL_MS = 100,            // the reader thread wakes this often (clocks, watchdog)
+    DEFAULT_MOVE_MS = 1000,   // the first game: a second a move,
+    DEFAULT_BASE_MS = 180000, // and the clock the form offers: 3 min + 2 s
+    DEFAULT_INC_MS = 2000,
+    DEFAULT_GAME_MOVE_MS = 1000, // whole-game analysis: a second a position
+    MARK_SCALE_CP = 200,         // win chances: 2 / (1 + e^(-cp / 200)) - 1; a man is 0.25
+};
+
+// A move's loss in the mover's win chances that marks it (docs/gui.md).
+#define MARK_INACCURACY 0.10
+#define MARK_MISTAKE 0.20
+#define MARK_BLUNDER 0.30
+
+enum {
     QUEUE_MAX = 8,
 };
 
-typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE } SearchKind;
+// SEARCH_GAME: one position of the whole-game analysis, its score kept for the graph.
+typedef enum SearchKind { SEARCH_THINK, SEARCH_PONDER, SEARCH_ANALYSE, SEARCH_GAME } SearchKind;
+
+// The whole-game analysis: every position of the game line searched in turn.
+typedef struct GameAnalysis {
+    bool running;
+    int next;            // the ply of the position searched now
+    int64_t movetime_ms; // per position
+} GameAnalysis;
 
 // A search sent to the engine, waiting for its bestmove.
 typedef struct Pending {
@@ -33,6 +56,7 @@ typedef struct Line {
     int depth, multipv;
     bool mate;
     int score; // cp or mate moves, side to move's view
+    Side pov;  // the side to move of the position searched: whose view score is
     uint64_t nodes, nps;
     int64_t time_ms;
     char pv[1024];       // algebraic, space separated
@@ -40,6 +64,14 @@ typedef struct Line {
 } Line;
 
 typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
+
+// What a game record said of the game shown (its PDN tags and comments), kept for export.
+typedef struct Record {
+    char event[64], site[64], round[16], date[32], white[64], black[64], result[16];
+    PdnNotes notes;
+    bool imported; // the game came from PDN
+    bool intact;   // no move changed since: the recorded result still holds
+} Record;
 
 struct Session {
     pthread_mutex_t mu;
@@ -50,7 +82,11 @@ struct Session {
     char cmd[512];
     Proc proc;
     bool engine_up;
-    char engine_name[128];
+    bool engine_starting; // the reader thread is starting it (the lock is free meanwhile)
+    bool ever_up;
+    int start_failures;  // failed starts in a row
+    int64_t retry_at_ms; // when a failed start is tried again
+    char engine_name[GUI_NAME_MAX];
     char engine_status[160]; // what the page shows: crashed, restarted, ...
     int restarts;
     int ponderhits; // pondered replies the player then played
@@ -65,7 +101,8 @@ struct Session {
     int score[MATCH_GAME_PLIES_MAX + 1]; // White's view, cp, per ply position; for the graph
     bool has_score[MATCH_GAME_PLIES_MAX + 1];
     bool from_book[MATCH_GAME_PLIES_MAX + 1]; // the move to this ply came from the engine's book
-    struct Book *book;                        // the opening book the page lists (NULL: none)
+    Record record;
+    struct Book *book;      // the opening book the page lists (NULL: none)
     char book_option[4096]; // what damka-gui --book gave, told to the engine ("": nothing)
     // Play.
     PlaySide engine_side;                 // who the engine plays
@@ -75,6 +112,7 @@ struct Session {
     int64_t clock_ms[2];
     int64_t turn_start_ms; // when the side to move's clock started
     bool analysing;
+    GameAnalysis ga;
     Line lines[GUI_LINES_MAX];
     // PDN library.
     PdnGame *library;
@@ -101,10 +139,13 @@ bool session_engine_moves(const Session *s);
 // Plays m (legal at the end of the game line) and charges the mover's clock.
 void session_play_move(Session *s, const Move *m);
 void session_clear_lines(Session *s);
+// Ends the whole-game analysis, if it runs (the game changed, or play or analysis starts).
+void session_stop_game_analysis(Session *s);
 
 // ---- driver.c -------------------------------------------------------------------------------
 
-// Starts the engine and does the handshake; false (said in the state) when it does not start.
+// Starts the engine and does the handshake with the lock released for the while; false (said
+// in the state) when it does not start. The reader thread's alone.
 bool driver_start(Session *s);
 // Drops the results of every search sent and stops the running one.
 void driver_cancel(Session *s);

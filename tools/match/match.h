@@ -118,20 +118,37 @@ void game_end(Game *g, GameOutcome o, const char *reason);
 
 // ---- PDN (pdn.c) ----------------------------------------------------------------------------
 
+// Comments of a game's main line: comment i follows ply i (0: before the first move).
+enum { PDN_NOTES_MAX = 4096 };
+typedef struct PdnNotes {
+    char text[PDN_NOTES_MAX];              // the comments, each NUL-terminated
+    uint16_t at[MATCH_GAME_PLIES_MAX + 1]; // offset + 1 into text of ply i's comment (0: none)
+} PdnNotes;
+
 typedef struct PdnTags {
     const char *event, *site, *date, *white, *black, *time_control;
     int round;
+    const char *round_text; // when not NULL, the Round tag as it was read (round unused)
+    const char *result;     // when not NULL, the result to write (a game ended off the board)
+    const PdnNotes *notes;  // when not NULL, the comments written after their moves
 } PdnTags;
 
 void pdn_write(FILE *out, const PdnTags *tags, const Game *g);
 
-// One game read from PDN: its main line (comments and variations are skipped).
+// One game read from PDN: its main line and its comments (variations are skipped).
 typedef struct PdnGame {
-    char event[64], white[64], black[64], date[32], result[16];
+    char event[64], site[64], round[16], white[64], black[64], date[32], result[16];
     Board start; // the FEN tag's position, or the start position
     int nmoves;
     Move moves[MATCH_GAME_PLIES_MAX];
+    PdnNotes notes;
 } PdnGame;
+
+// A result as PDN writes it (1-0, 0-1, 1/2-1/2, *) from any PDN result (2-0, 0-2, 1-1 too).
+const char *pdn_result_standard(const char *result);
+
+// The comment after ply i of notes (NULL: none).
+const char *pdn_note(const PdnNotes *notes, int ply);
 
 // Reads the next game of text from *pos (advanced past it). Returns 1 with the game in *g, 0
 // when no game is left, or -1 with a one-line reason in err (*pos then skips to the next

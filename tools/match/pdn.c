@@ -24,6 +24,9 @@ static const char *result_text(GameOutcome o)
 }
 
 // PGN-style Termination value from the reason text.
+// A tag's value, or "?" when it is not known.
+static const char *unknown(const char *v) { return v && *v ? v : "?"; }
+
 static const char *termination(const Game *g)
 {
     const char *r = g->reason;
@@ -55,29 +58,60 @@ static void put_word(FILE *out, const char *w, int *col)
     *col += n;
 }
 
+// Writes {text} (braces in it dropped), wrapped as words are.
+static void put_comment(FILE *out, const char *text, int *col)
+{
+    char word[MOVE_TEXT_MAX * 4];
+    size_t n = 0;
+    word[n++] = '{';
+    for (const char *c = text;; c++) {
+        bool end = !*c;
+        if (end || *c == ' ') {
+            if (end)
+                word[n++] = '}';
+            word[n] = '\0';
+            if (n > 0 && strcmp(word, "{") != 0)
+                put_word(out, word, col);
+            n = 0;
+            if (end)
+                return;
+        } else if (*c != '{' && *c != '}' && n + 2 < sizeof word) {
+            word[n++] = *c;
+        }
+    }
+}
+
 void pdn_write(FILE *out, const PdnTags *t, const Game *g)
 {
     char fen[FEN_MAX], start_fen[FEN_MAX];
     Board std;
     board_start(&std);
-    fprintf(out, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", t->event,
-            t->site, t->date, t->round);
-    fprintf(out, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[GameType \"25\"]\n", t->white,
-            t->black, result_text(g->outcome));
+    const char *result = t->result ? pdn_result_standard(t->result) : result_text(g->outcome);
+    char round[16];
+    if (t->round_text)
+        snprintf(round, sizeof round, "%s", t->round_text);
+    else
+        snprintf(round, sizeof round, "%d", t->round);
+    fprintf(out, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%s\"]\n",
+            unknown(t->event), unknown(t->site), unknown(t->date), unknown(round));
+    fprintf(out, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[GameType \"25\"]\n",
+            unknown(t->white), unknown(t->black), result);
     if (!board_equal(&g->start, &std)) {
         notation_fen_algebraic(&g->start, start_fen, sizeof start_fen);
         fprintf(out, "[FEN \"%s\"]\n", start_fen);
     }
     fprintf(out, "[TimeControl \"%s\"]\n[PlyCount \"%d\"]\n[Termination \"%s\"]\n\n",
-            t->time_control, g->nplies, termination(g));
+            t->time_control, g->nplies,
+            g->outcome == OUT_NONE && strcmp(result, "*") != 0 ? "normal" : termination(g));
     int col = 0, number = 1;
     Side side = g->start.side;
+    const char *note = t->notes ? pdn_note(t->notes, 0) : NULL;
+    if (note)
+        put_comment(out, note, &col);
     for (int i = 0; i < g->nplies; i++) {
         char word[96], mv[MOVE_TEXT_MAX];
-        notation_move(&g->moves[i], MOVE_FMT_ALG, mv, sizeof mv);
-        for (char *c = mv; *c; c++)
-            if (*c == ':')
-                *c = 'x';
+        notation_move(&g->moves[i], MOVE_FMT_ALG, mv, sizeof mv); // captures c3:e5, as Russian
+                                                                  // PDN and the page write them
         if (side == SIDE_WHITE)
             snprintf(word, sizeof word, "%d. %s", number, mv);
         else if (i == 0)
@@ -85,6 +119,13 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
         else
             snprintf(word, sizeof word, "%s", mv);
         put_word(out, word, &col);
+        if ((note = t->notes ? pdn_note(t->notes, i + 1) : NULL) != NULL) {
+            put_comment(out, note, &col);
+            if (side == SIDE_WHITE && i + 1 < g->nplies) { // Black's move needs its number again
+                snprintf(word, sizeof word, "%d...", number);
+                put_word(out, word, &col);
+            }
+        }
         if (side == SIDE_BLACK)
             number++;
         side = side_flip(side);
@@ -93,8 +134,53 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
         snprintf(fen, sizeof fen, "{%s}", g->reason);
         put_word(out, fen, &col);
     }
-    put_word(out, result_text(g->outcome), &col);
+    put_word(out, result, &col);
     fputs("\n\n", out);
+}
+
+const char *pdn_result_standard(const char *r)
+{
+    return strcmp(r, "1-0") == 0 || strcmp(r, "2-0") == 0       ? "1-0"
+           : strcmp(r, "0-1") == 0 || strcmp(r, "0-2") == 0     ? "0-1"
+           : strcmp(r, "1/2-1/2") == 0 || strcmp(r, "1-1") == 0 ? "1/2-1/2"
+                                                                : "*";
+}
+
+const char *pdn_note(const PdnNotes *notes, int ply)
+{
+    if (ply < 0 || ply > MATCH_GAME_PLIES_MAX || !notes->at[ply])
+        return NULL;
+    return notes->text + notes->at[ply] - 1;
+}
+
+// Adds a comment after ply (joined to one already there); a comment that does not fit is cut.
+static void add_note(PdnNotes *notes, int ply, const char *text, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i <= MATCH_GAME_PLIES_MAX; i++)
+        if (notes->at[i]) {
+            size_t end = notes->at[i] - 1 + strlen(notes->text + notes->at[i] - 1) + 1;
+            used = end > used ? end : used;
+        }
+    while (len && isspace((unsigned char)*text))
+        text++, len--;
+    while (len && isspace((unsigned char)text[len - 1]))
+        len--;
+    const char *old = pdn_note(notes, ply);
+    size_t oldlen = old ? strlen(old) + 1 : 0;
+    if (!len || used + oldlen + len + 1 > PDN_NOTES_MAX)
+        return;
+    char *dst = notes->text + used;
+    if (old) {
+        memcpy(dst, old, oldlen - 1);
+        dst[oldlen - 1] = ' ';
+    }
+    memcpy(dst + oldlen, text, len);
+    dst[oldlen + len] = '\0';
+    for (size_t k = 0; k < oldlen + len; k++)
+        if (dst[k] == '\n' || dst[k] == '\r' || dst[k] == '\t')
+            dst[k] = ' ';
+    notes->at[ply] = (uint16_t)(used + 1);
 }
 
 // ---- Reading -----------------------------------------------------------------------------------
@@ -199,6 +285,10 @@ static int read_tags(const char *text, size_t *pos, PdnGame *g, char *err, size_
             set_tag(g->black, sizeof g->black, value);
         else if (strcmp(name, "Date") == 0)
             set_tag(g->date, sizeof g->date, value);
+        else if (strcmp(name, "Site") == 0)
+            set_tag(g->site, sizeof g->site, value);
+        else if (strcmp(name, "Round") == 0)
+            set_tag(g->round, sizeof g->round, value);
         else if (strcmp(name, "Result") == 0)
             set_tag(g->result, sizeof g->result, value);
         else if (strcmp(name, "GameType") == 0 && atoi(value) != 25)
@@ -229,8 +319,11 @@ int pdn_read(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen
         if (!c || c == '[')
             return 1; // a game without a result token ends where the next one starts
         if (c == '{' || c == '(') {
+            size_t from = *pos;
             if (!skip_aside(text, pos))
                 return fail_game(text, pos, err, errlen, "unterminated comment or variation", NULL);
+            if (c == '{') // a comment of the main line (variations are skipped whole)
+                add_note(&g->notes, g->nmoves, text + from + 1, *pos - from - 2);
             continue;
         }
         char word[MOVE_TEXT_MAX];

@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: MIT
-// damka-gui's page: draws the state the server sends (board, moves, clocks, analysis) and
-// turns clicks into API calls. It knows no rule of the game: legal moves, notation, results
-// and draws all come from the server, which has them from the engine library.
+// damka-gui's page: draws the state the server sends (board, moves, clocks, analysis, book,
+// graph) and turns clicks into API calls. It knows no rule of the game: legal moves, notation,
+// results, draws and the positions of a previewed line all come from the server, which has
+// them from the engine library. Every score is shown from White's side.
 'use strict';
 
 const FILES = 'abcdefgh';
 const SQ = 50, MARGIN = 20;
 const svgNS = 'http://www.w3.org/2000/svg';
+const WIN = 10000;            // the graph's score of a won position, less the moves to the win
+const DB_WIN = 29800;         // Damka's scores of database wins start here
+const SCALE_CP = 200;         // win chances 2 / (1 + e^(-cp / 200)) - 1, as the server's marks
+const PV_SHOWN = 16;          // plies of a line shown before "more"
 
 const ui = {
   state: null,          // the server's last state
   lines: [],            // analysis lines of the last info event
   flipped: false,
   selection: [],        // squares clicked so far of the move being entered
-  drag: null,           // square a drag started on
+  drag: null,           // {from, moved} while a piece is dragged
   editing: null,        // board editor: {pieces, side}
+  preview: null,        // a line previewed on the board: {pieces, last, text}
+  flash: [],            // squares to point at for a moment (a compulsory capture)
+  hint: '',
+  formDirty: false,     // the play form was changed and not yet applied
+  longPv: {},           // lines shown whole
   stateAt: 0,           // when the state arrived (for the running clock)
   latency: [],          // ms from a move sent to the engine's reply arriving (measured)
   sentAt: null,         // {time, plies} of the last move sent while the engine plays
@@ -26,6 +36,14 @@ const $ = (id) => document.getElementById(id);
 function el(name, attrs, parent) {
   const e = document.createElementNS(svgNS, name);
   for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function html(tag, cls, text, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
   if (parent) parent.appendChild(e);
   return e;
 }
@@ -72,8 +90,13 @@ function setState(s) {
     ui.latency.push(performance.now() - ui.sentAt.time);
     ui.sentAt = null;
   }
-  if (!old || old.fen !== s.fen || old.ply !== s.ply) ui.selection = [];
-  if (!s.analysing && s.engine.status !== 'thinking' && s.engine.status !== 'pondering') ui.lines = [];
+  if (!old || old.fen !== s.fen || old.ply !== s.ply) {
+    ui.selection = [];
+    ui.preview = null;
+    ui.longPv = {};
+    if (old) setHint('');
+  }
+  if (!s.analysing && s.engine.status !== 'thinking') ui.lines = [];
   render();
 }
 
@@ -84,9 +107,51 @@ function connect() {
     ui.lines = JSON.parse(ev.data).lines;
     renderAnalysis();
     renderBoard();
+    renderEvalBar();
   });
   es.onerror = () => { $('engine-status').textContent = '(reconnecting to the server...)'; };
 }
+
+// ---- Scores, all from White's side ------------------------------------------------------------
+
+// A line's score turned to White's side: {mate, score}.
+function whiteView(line) {
+  const sign = line.pov === 'black' ? -1 : 1;
+  return { mate: line.mate, score: sign * line.score };
+}
+
+function menText(cp) {
+  const v = cp / 100;
+  if (Math.abs(v) < 0.005) return '0.00';
+  return (v > 0 ? '+' : '\u2212') + Math.abs(v).toFixed(2);
+}
+
+// A White's-side score as text: men, "White wins in N", or a database win.
+function scoreText(v) {
+  if (v.mate) return (v.score > 0 ? 'White' : 'Black') + ' wins in ' + Math.abs(v.score);
+  if (Math.abs(v.score) >= DB_WIN) return (v.score > 0 ? 'White' : 'Black') + ' wins (database)';
+  return menText(v.score);
+}
+
+// The graph's White's-side score (mates as +-WIN less the distance) as text.
+function graphScoreText(cp) {
+  if (Math.abs(cp) >= WIN - 1000 && Math.abs(cp) < DB_WIN)
+    return scoreText({ mate: true, score: cp > 0 ? WIN - cp : -WIN - cp });
+  return scoreText({ mate: false, score: cp });
+}
+
+// White's chances, -1..1, of a graph score.
+function chances(cp) {
+  if (Math.abs(cp) >= WIN - 1000) return cp > 0 ? 1 : -1;
+  return 2 / (1 + Math.exp(-cp / SCALE_CP)) - 1;
+}
+
+function lineChances(v) {
+  if (v.mate || Math.abs(v.score) >= DB_WIN) return v.score > 0 ? 1 : -1;
+  return chances(v.score);
+}
+
+function depthText(d) { return d >= 100 ? 'solved' : 'depth ' + d; }
 
 // ---- The board ------------------------------------------------------------------------------
 
@@ -97,7 +162,9 @@ function squareXY(name) {
 }
 
 function shownPieces() {
-  return ui.editing ? ui.editing.pieces : ui.state.pieces;
+  if (ui.editing) return ui.editing.pieces;
+  if (ui.preview) return ui.preview.pieces;
+  return ui.state.pieces;
 }
 
 // The legal moves that begin with the squares entered so far.
@@ -105,39 +172,66 @@ function candidates(prefix) {
   return ui.state.legal.filter((m) => prefix.every((sq, i) => m.path[i] === sq));
 }
 
+// True when the person may move on the board now (not the engine's turn, no preview or editor).
+function personMoves() {
+  const s = ui.state;
+  if (!s || ui.editing || ui.preview || !s.legal.length) return false;
+  const atEnd = s.ply === s.moves.length;
+  const eng = s.play.engine;
+  return !(atEnd && (eng === 'both' || eng === s.turn));
+}
+
+// Draws a man or a king (a crowned piece) centred at cx, cy.
+function drawPiece(svg, p, cx, cy, extra) {
+  const side = p.toLowerCase();
+  const g = el('g', { class: 'pc' + (extra ? ' ' + extra : '') }, svg);
+  el('circle', { cx, cy, r: SQ * 0.4, class: 'piece ' + side + (extra ? ' ' + extra : ''),
+                 'data-piece': p }, g);
+  el('circle', { cx, cy, r: SQ * 0.28, class: 'piece-ring ' + side }, g);
+  if (p === 'W' || p === 'B') {
+    const s = SQ / 50;
+    const pts = [[-12, 6], [-12, -4], [-6, 1], [0, -9], [6, 1], [12, -4], [12, 6]]
+      .map(([x, y]) => (cx + x * s) + ',' + (cy + y * s)).join(' ');
+    el('polygon', { points: pts, class: 'crown' }, g);
+  }
+  return g;
+}
+
 function renderBoard() {
   const svg = $('board');
   svg.textContent = '';
   const s = ui.state;
   const pieces = shownPieces();
-  const lastMove = !ui.editing && s.ply > 0 ? lastMovePath() : [];
+  const lastMove = ui.editing ? [] : ui.preview ? ui.preview.last : (s.ply > 0 ? lastMovePath() : []);
   const next = new Set();
   if (ui.selection.length) {
     for (const m of candidates(ui.selection))
       if (m.path.length > ui.selection.length) next.add(m.path[ui.selection.length]);
     for (const m of candidates(ui.selection.slice(0, 1))) next.add(m.path[m.path.length - 1]);
   }
+  // A compulsory capture: the pieces that can take are ringed while the person is to move.
+  const must = new Set();
+  if (personMoves() && s.legal.length && s.legal.every((m) => m.captures > 0))
+    for (const m of s.legal) must.add(m.path[0]);
   for (let r = 0; r < 8; r++) {
     for (let f = 0; f < 8; f++) {
       const name = FILES[f] + (r + 1);
       const [x, y] = squareXY(name);
       const dark = (f + r) % 2 === 0;
-      const cls = dark ? 'sq-dark' : 'sq-light';
-      const rect = el('rect', { x, y, width: SQ, height: SQ, class: cls }, svg);
+      const rect = el('rect', { x, y, width: SQ, height: SQ, class: dark ? 'sq-dark' : 'sq-light' }, svg);
       if (!dark) continue;
       rect.setAttribute('data-square', name);
       if (ui.selection.includes(name)) rect.classList.add('selected');
       else if (lastMove.includes(name)) rect.classList.add('last');
       const p = pieces[name];
       if (p) {
-        const side = p.toLowerCase();
-        el('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.38,
-                       class: 'piece ' + side, 'data-piece': p }, svg);
-        if (p === 'W' || p === 'B') {
-          const t = el('text', { x: x + SQ / 2, y: y + SQ / 2 + 7, class: 'crown ' + side }, svg);
-          t.textContent = '\u265B';
-        }
+        const lifted = ui.drag && ui.drag.moved && ui.drag.from === name;
+        drawPiece(svg, p, x + SQ / 2, y + SQ / 2, lifted ? 'lifted' : '');
+        if (must.has(name) && !ui.selection.length)
+          el('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.46, class: 'must-capture' }, svg);
       }
+      if (ui.flash.includes(name))
+        el('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.46, class: 'flash' }, svg);
       if (next.has(name)) el('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: 8, class: 'target' }, svg);
     }
   }
@@ -150,14 +244,18 @@ function renderBoard() {
   }
   // The best move of the analysis (or of the engine's thinking) as an arrow.
   const best = ui.lines.find((l) => l.multipv === 1);
-  if (best && best.from && !ui.editing) {
+  if (best && best.from && !ui.editing && !ui.preview) {
     const [x1, y1] = squareXY(best.from), [x2, y2] = squareXY(best.to);
     const defs = el('defs', {}, svg);
     const mk = el('marker', { id: 'head', markerWidth: 4, markerHeight: 4, refX: 2, refY: 2,
                               orient: 'auto', markerUnits: 'strokeWidth' }, defs);
-    el('path', { d: 'M0,0 L4,2 L0,4 z', fill: '#1565c0' }, mk);
+    el('path', { d: 'M0,0 L4,2 L0,4 z', fill: 'var(--arrow)' }, mk);
     el('line', { x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2,
                  class: 'arrow', 'marker-end': 'url(#head)', id: 'best-arrow' }, svg);
+  }
+  if (ui.drag && ui.drag.moved && pieces[ui.drag.from]) {
+    const g = drawPiece(svg, pieces[ui.drag.from], ui.drag.x, ui.drag.y);
+    g.id = 'drag-ghost';
   }
 }
 
@@ -172,12 +270,38 @@ function squareOf(ev) {
   return t && t.getAttribute ? t.getAttribute('data-square') : null;
 }
 
+function setHint(text, squares) {
+  ui.hint = text;
+  $('hint').textContent = text;
+  ui.flash = squares || [];
+  if (squares && squares.length) {
+    renderBoard();
+    setTimeout(() => { ui.flash = []; if (ui.state) renderBoard(); }, 1600);
+  }
+}
+
+// A click (or the end of a drag) on a square.
 function onSquare(name) {
   if (!name || !ui.state) return;
   if (ui.editing) return editSquare(name);
+  if (ui.preview) return exitPreview();
   $('routes').hidden = true;
+  const s = ui.state;
+  if (!personMoves()) {
+    if (s.legal.length && s.ply === s.moves.length) setHint('The engine is to move: wait for its reply.');
+    return;
+  }
   if (!ui.selection.length) {
-    if (candidates([name]).length) ui.selection = [name];
+    if (candidates([name]).length) {
+      ui.selection = [name];
+      setHint('');
+    } else if (s.pieces[name] && s.pieces[name].toLowerCase() === s.turn[0]) {
+      const takers = [...new Set(s.legal.filter((m) => m.captures > 0).map((m) => m.path[0]))];
+      if (takers.length) setHint('A capture is compulsory: take with a marked piece.', takers);
+      else setHint('This piece cannot move.');
+    } else if (s.pieces[name]) {
+      setHint((s.turn === 'white' ? 'White' : 'Black') + ' is to move.');
+    }
     return renderBoard();
   }
   const entered = ui.selection.concat([name]);
@@ -200,20 +324,43 @@ function offerRoutes(moves) {
   const box = $('routes');
   box.textContent = 'Several captures end there: ';
   for (const m of moves) {
-    const b = document.createElement('button');
-    b.textContent = m.text;
-    b.className = 'route';
+    const b = html('button', 'route', m.text, box);
     b.onclick = () => { box.hidden = true; play(m); };
-    box.appendChild(b);
   }
   box.hidden = false;
 }
 
 function play(move) {
   ui.selection = [];
+  setHint('');
   const s = ui.state;
   if (s.play.engine !== 'none') ui.sentAt = { time: performance.now(), plies: s.ply + 1 };
   api('move', { move: move.text });
+}
+
+// ---- A line previewed on the board ------------------------------------------------------------
+
+async function previewLine(moves, label) {
+  const q = new URLSearchParams({ moves: moves.join(' ') }).toString();
+  let res, data = null;
+  try {
+    res = await fetch('/api/preview?' + q);
+    data = await res.json();
+  } catch (e) {
+    return showError('the server does not answer: ' + e);
+  }
+  if (!res.ok) return showError((data && data.error) || ('HTTP ' + res.status));
+  ui.preview = { pieces: data.pieces, last: data.last, text: label };
+  ui.selection = [];
+  $('preview-text').textContent = 'Line: ' + label;
+  $('preview-bar').hidden = false;
+  renderBoard();
+}
+
+function exitPreview() {
+  ui.preview = null;
+  $('preview-bar').hidden = true;
+  renderBoard();
 }
 
 // ---- Board editor ---------------------------------------------------------------------------
@@ -229,6 +376,7 @@ function editSquare(name) {
 
 function startEditing(on) {
   ui.editing = on ? { pieces: Object.assign({}, ui.state.pieces) } : null;
+  ui.preview = null;
   $('editor-tools').hidden = !on;
   $('edit').hidden = on;
   if (on) $('edit-side').value = ui.state.turn === 'white' ? 'W' : 'B';
@@ -244,42 +392,66 @@ function editorFen() {
   return $('edit-side').value + ':W' + w.join(',') + ':B' + b.join(',');
 }
 
-// ---- Move list, clocks, analysis, graph -----------------------------------------------------
+// ---- Move list ------------------------------------------------------------------------------
+
+const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+// Move numbering: the number of the move played at ply p (0-based), and whether White plays it.
+function moveNumber(p) {
+  const k = p + (ui.state.first_side === 'black' ? 1 : 0);
+  return { n: Math.floor(k / 2) + 1, white: k % 2 === 0 };
+}
 
 function renderMoves() {
   const box = $('moves');
   box.textContent = '';
   const s = ui.state;
-  const blackFirst = s.first_side === 'black';
+  const marks = {};
+  for (const m of s.marks || []) marks[m.ply] = m.kind;
+  const notes = {};
+  for (const c of s.comments || []) notes[c.ply] = c.text;
+  const bookPlies = new Set(s.book_plies || []);
   let row = null;
+  if (notes[0]) html('div', 'note', notes[0], box);
   s.moves.forEach((text, i) => {
-    const k = i + (blackFirst ? 1 : 0);
-    if (k % 2 === 0 || !row) {
-      row = document.createElement('div');
-      const num = document.createElement('span');
-      num.className = 'num';
-      num.textContent = (Math.floor(k / 2) + 1) + '.';
-      row.appendChild(num);
-      if (k % 2 === 1) {
-        const gap = document.createElement('span');
-        gap.className = 'mv';
-        gap.textContent = '...';
-        row.appendChild(gap);
-      }
-      box.appendChild(row);
+    const { n, white } = moveNumber(i);
+    if (white || !row) {
+      row = html('div', 'mrow', undefined, box);
+      html('span', 'num', n + (white ? '.' : '...'), row);
     }
-    const mv = document.createElement('span');
-    const fromBook = (s.book_plies || []).includes(i + 1);
-    mv.className = 'mv' + (i + 1 === s.ply ? ' current' : '') + (fromBook ? ' book' : '');
-    mv.textContent = text;
-    if (fromBook) mv.title = 'from the engine\'s opening book';
+    const mv = html('span', 'mv' + (i + 1 === s.ply ? ' current' : '') + (bookPlies.has(i + 1) ? ' book' : ''),
+                    text, row);
     mv.setAttribute('data-ply', i + 1);
+    if (bookPlies.has(i + 1)) mv.title = 'from the engine\'s opening book';
+    if (marks[i + 1]) {
+      const g = html('span', 'glyph mark-key ' + marks[i + 1], GLYPH[marks[i + 1]], mv);
+      g.title = marks[i + 1];
+    }
     mv.onclick = () => api('goto', { ply: i + 1 });
-    row.appendChild(mv);
+    if (notes[i + 1]) {
+      html('span', 'note', notes[i + 1], row);
+      row = null; // the next move starts a row of its own
+    }
   });
+  // Only the move box scrolls to the current move, never the page.
   const cur = box.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    const top = cur.offsetTop - box.offsetTop, h = box.clientHeight;
+    if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + h)
+      box.scrollTop = Math.max(0, top - h / 2);
+  } else if (s.ply === 0) {
+    box.scrollTop = 0;
+  }
+  const c = $('comment');
+  c.textContent = notes[s.ply] || '';
+  c.hidden = !notes[s.ply];
+  const r = s.record || {};
+  $('record-line').textContent = r.imported
+    ? [(r.white || '?') + ' \u2013 ' + (r.black || '?'), r.event, r.date].filter(Boolean).join(', ')
+    : '';
 }
+
+// ---- Clocks, analysis, book, graph ------------------------------------------------------------
 
 function clockText(ms) {
   if (ms < 0) ms = 0;
@@ -292,7 +464,9 @@ function renderClocks() {
   const top = ui.flipped ? 'white' : 'black', bottom = ui.flipped ? 'black' : 'white';
   for (const [id, side] of [['clock-top', top], ['clock-bottom', bottom]]) {
     const e = $(id);
-    if (!s.play.clocked || s.play.engine === 'none') { e.textContent = ''; e.className = 'clock'; continue; }
+    const shown = s.play.clocked && s.play.engine !== 'none';
+    e.hidden = !shown;
+    if (!shown) continue;
     let ms = s.clocks[side];
     if (s.clocks.running === side) ms -= performance.now() - ui.stateAt;
     e.textContent = (side === 'white' ? 'White ' : 'Black ') + clockText(ms);
@@ -300,13 +474,30 @@ function renderClocks() {
   }
 }
 
-// A score of the side to move as text for people: men, or a win in N moves.
-function scoreText(line) {
-  if (line.mate) return line.score > 0 ? 'win in ' + line.score : 'loss in ' + (-line.score);
-  // Damka scores a win its endgame databases know at 29872..30248 centi-men.
-  if (Math.abs(line.score) >= 29800) return line.score > 0 ? 'database win' : 'database loss';
-  const v = line.score / 100;
-  return (v > 0 ? '+' : '') + v.toFixed(2);
+// The moves of a line as numbered, clickable words; a click previews the line to that move.
+function renderPv(line, box) {
+  const moves = line.pv ? line.pv.split(' ') : [];
+  const start = ui.state.ply;
+  const whole = ui.longPv[line.multipv] || moves.length <= PV_SHOWN + 2;
+  const shown = whole ? moves : moves.slice(0, PV_SHOWN);
+  let label = '';
+  shown.forEach((mv, k) => {
+    const { n, white } = moveNumber(start + k);
+    let num = '';
+    if (white) num = n + '.';
+    else if (k === 0) num = n + '...';
+    if (num) html('span', 'pvnum', num, box);
+    label += (num ? num + ' ' : '') + mv + ' ';
+    const span = html('span', 'pvmv', mv, box);
+    const upto = moves.slice(0, k + 1), text = label.trim();
+    span.title = 'Show the position after ' + mv;
+    span.onclick = () => previewLine(upto, text);
+    box.appendChild(document.createTextNode(' '));
+  });
+  if (!whole) {
+    const more = html('span', 'more', '\u2026 ' + (moves.length - PV_SHOWN) + ' more', box);
+    more.onclick = () => { ui.longPv[line.multipv] = true; renderAnalysis(); };
+  }
 }
 
 function renderAnalysis() {
@@ -314,29 +505,42 @@ function renderAnalysis() {
   box.textContent = '';
   const s = ui.state;
   if (!ui.lines.length) {
-    box.textContent = s && s.analysing ? 'analysing...' : 'Press Analyse, or play against the engine.';
+    box.textContent = s && s.analysing ? 'analysing\u2026'
+      : 'Press Analyse for the best lines here, or play the engine.';
     return;
   }
   for (const l of ui.lines) {
-    const d = document.createElement('div');
-    d.className = 'line';
-    const score = document.createElement('span');
-    score.className = 'score';
-    score.textContent = scoreText(l);
-    const info = document.createElement('span');
-    info.className = 'info';
-    info.textContent = ' depth ' + l.depth + '  ' + Math.round(l.nps / 1000) + ' kN/s  ';
-    const pv = document.createElement('span');
-    pv.className = 'pv';
-    pv.textContent = l.pv;
-    d.append(score, info, pv);
-    box.appendChild(d);
+    const d = html('div', 'line', undefined, box);
+    html('span', 'score', scoreText(whiteView(l)), d);
+    html('span', 'info', depthText(l.depth) + ' \u00b7 ' + Math.round(l.nps / 1000) + ' kN/s', d);
+    renderPv(l, html('span', 'pv', undefined, d));
   }
 }
 
-// The opening book's moves for the shown position: share of the weight, learned score (side to
-// move's view, as in the analysis) and the results of the games that played each. A click
-// plays the move.
+// The evaluation bar: the best line's score, else the graph's score of the shown position.
+function renderEvalBar() {
+  const s = ui.state;
+  const best = ui.lines.find((l) => l.multipv === 1);
+  let c = 0, text = '';
+  if (best) {
+    const v = whiteView(best);
+    c = lineChances(v);
+    text = v.mate || Math.abs(v.score) >= DB_WIN ? (v.score > 0 ? 'W' : 'B') : menText(v.score);
+  } else if (s.scores && s.scores[s.ply] !== null && s.scores[s.ply] !== undefined) {
+    c = chances(s.scores[s.ply]);
+    text = Math.abs(s.scores[s.ply]) >= WIN - 1000 ? (s.scores[s.ply] > 0 ? 'W' : 'B')
+      : menText(s.scores[s.ply]);
+  }
+  // Black's share from the top (White at the bottom unless the board is turned).
+  const black = (1 - c) / 2;
+  const bar = $('evalbar-black');
+  bar.style.height = (100 * (ui.flipped ? 1 - black : black)).toFixed(1) + '%';
+  bar.style.background = ui.flipped ? 'var(--white-piece)' : 'var(--black-piece)';
+  $('evalbar').style.background = ui.flipped ? 'var(--black-piece)' : 'var(--white-piece)';
+  $('evalbar-text').textContent = text;
+  $('evalbar').title = 'Evaluation from White\'s side: ' + (text || 'none yet');
+}
+
 function renderBook() {
   const box = $('book');
   box.textContent = '';
@@ -348,49 +552,109 @@ function renderBook() {
     return;
   }
   const total = moves.reduce((a, m) => a + m.weight, 0) || 1;
+  const sign = s.turn === 'white' ? 1 : -1; // the book scores for the mover
   for (const m of moves) {
-    const d = document.createElement('div');
-    d.className = 'line book-move';
-    const mv = document.createElement('span');
-    mv.className = 'mv';
-    mv.textContent = m.move;
-    const info = document.createElement('span');
-    info.className = 'info';
+    const d = html('div', 'line book-move', undefined, box);
+    html('span', 'mv', m.move, d);
+    html('span', 'info', Math.round(100 * m.weight / total) + '%', d);
+    html('span', 'info', scoreText({ mate: false, score: sign * m.score }), d);
     const games = m.wins + m.draws + m.losses;
-    info.textContent = ' ' + Math.round(100 * m.weight / total) + '%  ' +
-      scoreText({ mate: false, score: m.score }) +
-      (games ? '  games +' + m.wins + ' =' + m.draws + ' -' + m.losses : '');
-    d.append(mv, info);
+    if (games) html('span', 'info', 'games +' + m.wins + ' =' + m.draws + ' \u2212' + m.losses, d);
     d.title = 'Play ' + m.move;
     d.onclick = () => api('move', { move: m.move });
-    box.appendChild(d);
   }
 }
+
+const G = { W: 600, H: 150, L: 34, R: 8, T: 8, B: 8 };
 
 function renderGraph() {
   const svg = $('graph');
   svg.textContent = '';
   const s = ui.state, n = s.scores.length;
-  const W = 440, H = 100, CAP = 500;
-  const x = (i) => (n <= 1 ? 0 : (i * W) / (n - 1));
-  const y = (v) => H / 2 - (Math.max(-CAP, Math.min(CAP, v)) * (H / 2 - 4)) / CAP;
-  el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: '#aaa' }, svg);
+  const x = (i) => G.L + (n <= 1 ? 0 : (i * (G.W - G.L - G.R)) / (n - 1));
+  const mid = G.T + (G.H - G.T - G.B) / 2, amp = (G.H - G.T - G.B) / 2;
+  const y = (cp) => mid - chances(cp) * amp;
+  // The scale: 0, 1, 2 and 5 men either way.
+  for (const men of [5, 2, 1, -1, -2, -5]) {
+    el('line', { x1: G.L, y1: y(men * 100), x2: G.W - G.R, y2: y(men * 100), class: 'g-grid' }, svg);
+    el('text', { x: 4, y: y(men * 100) + 4, class: 'g-label' }, svg)
+      .textContent = (men > 0 ? '+' : '\u2212') + Math.abs(men);
+  }
+  el('text', { x: 12, y: mid + 4, class: 'g-label' }, svg).textContent = '0';
   const pts = [];
-  s.scores.forEach((v, i) => { if (v !== null) pts.push(x(i) + ',' + y(v)); });
-  if (pts.length) el('polyline', { points: pts.join(' '), fill: 'none', stroke: '#3b2f2a', 'stroke-width': 2 }, svg);
-  el('line', { x1: x(s.ply), y1: 0, x2: x(s.ply), y2: H, stroke: '#c62828' }, svg);
+  s.scores.forEach((v, i) => { if (v !== null) pts.push([x(i), y(v)]); });
+  if (pts.length) {
+    const defs = el('defs', {}, svg);
+    const above = el('clipPath', { id: 'g-above' }, defs);
+    el('rect', { x: 0, y: 0, width: G.W, height: mid }, above);
+    const below = el('clipPath', { id: 'g-below' }, defs);
+    el('rect', { x: 0, y: mid, width: G.W, height: G.H - mid }, below);
+    const area = 'M' + pts[0][0] + ',' + mid + ' ' + pts.map((p) => 'L' + p[0] + ',' + p[1]).join(' ') +
+                 ' L' + pts[pts.length - 1][0] + ',' + mid + ' Z';
+    el('path', { d: area, class: 'g-white', 'clip-path': 'url(#g-above)' }, svg);
+    el('path', { d: area, class: 'g-black', 'clip-path': 'url(#g-below)' }, svg);
+    el('polyline', { points: pts.map((p) => p.join(',')).join(' '), class: 'g-line' }, svg);
+  } else {
+    el('text', { x: G.L + 10, y: mid - 10, class: 'g-empty' }, svg).textContent =
+      'No scores yet: play the engine, analyse, or analyse the whole game.';
+  }
+  el('line', { x1: G.L, y1: mid, x2: G.W - G.R, y2: mid, class: 'g-axis' }, svg);
+  for (const m of s.marks || [])
+    if (s.scores[m.ply] !== null)
+      el('circle', { cx: x(m.ply), cy: y(s.scores[m.ply]), r: 4, class: 'mark-' + m.kind }, svg);
+  el('line', { x1: x(s.ply), y1: G.T, x2: x(s.ply), y2: G.H - G.B, class: 'g-cursor' }, svg);
   svg.onclick = (ev) => {
     const r = svg.getBoundingClientRect();
-    const ply = Math.round(((ev.clientX - r.left) / r.width) * (n - 1));
+    const gx = ((ev.clientX - r.left) / r.width) * G.W;
+    const ply = Math.round(((gx - G.L) / (G.W - G.L - G.R)) * (n - 1));
     if (ply >= 0 && ply < n) api('goto', { ply });
   };
+}
+
+// The moves the analysis marked, as a list to jump to.
+function renderMarks() {
+  const box = $('marks');
+  box.textContent = '';
+  const s = ui.state;
+  const ga = s.game_analysis;
+  const prog = $('ga-progress');
+  prog.hidden = !ga.running;
+  if (ga.running)
+    prog.textContent = 'Analysing the game: position ' + Math.min(ga.next + 1, ga.total) + ' of ' + ga.total +
+                       ' at ' + (ga.movetime / 1000) + ' s each\u2026';
+  $('analyse-game').textContent = ga.running ? 'Stop the game analysis' : 'Analyse the whole game';
+  for (const m of s.marks || []) {
+    const { n, white } = moveNumber(m.ply - 1);
+    const text = n + (white ? '. ' : '... ') + s.moves[m.ply - 1] + GLYPH[m.kind];
+    const span = html('span', 'mk mark-key ' + m.kind, text, box);
+    span.title = m.kind + ': ' + graphScoreText(s.scores[m.ply - 1]) + ' \u2192 ' + graphScoreText(s.scores[m.ply]);
+    span.onclick = () => api('goto', { ply: m.ply });
+  }
 }
 
 function renderResult() {
   const s = ui.state;
   const r = $('result');
-  if (s.result !== '*') r.textContent = s.result + ' \u2014 ' + s.reason;
-  else r.textContent = (s.turn === 'white' ? 'White' : 'Black') + ' to move';
+  const atEnd = s.ply === s.moves.length;
+  const turn = (s.turn === 'white' ? 'White' : 'Black') + ' to move';
+  if (atEnd && s.result !== '*') r.textContent = s.result + ' \u2014 ' + s.reason;
+  else if (atEnd && s.record && s.record.result && s.record.result !== '*')
+    r.textContent = s.record.result + ' (as the game record says)';
+  else if (atEnd && s.engine.status === 'thinking') r.textContent = turn + ' \u2014 the engine is thinking';
+  else r.textContent = turn;
+}
+
+// The play form shows the server's settings unless the person is changing them.
+function renderPlayForm() {
+  const p = ui.state.play;
+  if (ui.formDirty) return;
+  $('play-side').value = p.engine;
+  $('tc-move').checked = !p.clocked;
+  $('tc-clock').checked = p.clocked;
+  $('tc-movetime').value = String(p.movetime / 1000);
+  $('tc-base').value = String(p.base / 60000);
+  $('tc-inc').value = String(p.inc / 1000);
+  $('ponder').checked = p.ponder;
 }
 
 function render() {
@@ -400,14 +664,17 @@ function render() {
   renderMoves();
   renderClocks();
   renderAnalysis();
+  renderEvalBar();
   renderBook();
   renderGraph();
+  renderMarks();
   renderResult();
+  renderPlayForm();
   $('engine-name').textContent = s.engine.name || s.engine.command;
   $('engine-status').textContent = s.engine.status + (s.engine.expected ? ' on ' + s.engine.expected : '');
   const msg = $('engine-message');
   msg.textContent = s.engine.message;
-  msg.hidden = !s.engine.message;
+  msg.hidden = !s.engine.message || s.engine.message === 'starting';
   $('current-fen').textContent = s.fen;
   $('analyse').textContent = s.analysing ? 'Stop analysis' : 'Analyse';
   for (const k of ['hash', 'threads', 'multipv']) {
@@ -417,11 +684,9 @@ function render() {
   const lib = $('library');
   lib.textContent = '';
   s.library.forEach((g, i) => {
-    const li = document.createElement('li');
-    li.textContent = (g.white || '?') + ' - ' + (g.black || '?') + ' ' + (g.result || '') +
-                     (g.event ? ' (' + g.event + ')' : '') + ', ' + g.plies + ' plies';
+    const li = html('li', '', (g.white || '?') + ' \u2013 ' + (g.black || '?') + ' ' + (g.result || '') +
+                    (g.event ? ' (' + g.event + ')' : '') + ', ' + g.plies + ' plies', lib);
     li.onclick = () => api('load', { index: i });
-    lib.appendChild(li);
   });
 }
 
@@ -432,26 +697,69 @@ function gotoPly(p) {
   if (s && p >= 0 && p <= s.moves.length && p !== s.ply) api('goto', { ply: p });
 }
 
-function wire() {
+function playParams() {
+  const params = { side: $('play-side').value, ponder: $('ponder').checked ? 'true' : 'false' };
+  if ($('tc-move').checked) params.movetime = $('tc-movetime').value;
+  else { params.base = String(Number($('tc-base').value) * 60); params.inc = $('tc-inc').value; }
+  return params;
+}
+
+// Pointer handling: a click selects and moves; a drag carries the piece under the pointer.
+function svgPoint(ev) {
+  const svg = $('board');
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX;
+  pt.y = ev.clientY;
+  const m = svg.getScreenCTM();
+  return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
+}
+
+function wireBoard() {
   const board = $('board');
   board.addEventListener('pointerdown', (ev) => {
     const sq = squareOf(ev);
-    ui.drag = sq;
+    const had = ui.selection.length;
     onSquare(sq);
+    // A drag starts from a piece just selected.
+    if (sq && !had && ui.selection.length === 1 && ui.selection[0] === sq) {
+      const p = svgPoint(ev);
+      ui.drag = { from: sq, moved: false, x: p.x, y: p.y, sx: ev.clientX, sy: ev.clientY };
+      board.setPointerCapture(ev.pointerId);
+    }
   });
-  board.addEventListener('pointerup', (ev) => {
-    const sq = squareOf(ev);
-    if (ui.drag && sq && sq !== ui.drag && ui.selection.length) onSquare(sq);
+  board.addEventListener('pointermove', (ev) => {
+    if (!ui.drag) return;
+    if (!ui.drag.moved && Math.hypot(ev.clientX - ui.drag.sx, ev.clientY - ui.drag.sy) < 4) return;
+    const p = svgPoint(ev);
+    ui.drag.moved = true;
+    ui.drag.x = p.x;
+    ui.drag.y = p.y;
+    renderBoard();
+  });
+  const end = (ev) => {
+    if (!ui.drag) return;
+    const d = ui.drag;
     ui.drag = null;
-  });
+    const sq = squareOf(ev);
+    if (d.moved && sq && sq !== d.from && ui.selection.length) onSquare(sq);
+    else renderBoard();
+  };
+  board.addEventListener('pointerup', end);
+  board.addEventListener('pointercancel', () => { ui.drag = null; renderBoard(); });
+}
+
+function wire() {
+  wireBoard();
   $('flip').onclick = () => { ui.flipped = !ui.flipped; render(); };
   $('first').onclick = () => gotoPly(0);
   $('back').onclick = () => gotoPly(ui.state.ply - 1);
   $('forward').onclick = () => gotoPly(ui.state.ply + 1);
   $('last').onclick = () => gotoPly(ui.state.moves.length);
   $('takeback').onclick = () => api('takeback');
+  $('preview-exit').onclick = exitPreview;
   document.addEventListener('keydown', (ev) => {
-    if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'TEXTAREA') return;
+    const tag = ev.target.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
     const s = ui.state;
     if (!s) return;
     if (ev.key === 'ArrowLeft') gotoPly(s.ply - 1);
@@ -459,9 +767,19 @@ function wire() {
     else if (ev.key === 'Home') gotoPly(0);
     else if (ev.key === 'End') gotoPly(s.moves.length);
     else if (ev.key === 'f') { ui.flipped = !ui.flipped; render(); }
+    else if (ev.key === 'Escape' && ui.preview) exitPreview();
     else return;
     ev.preventDefault();
   });
+  for (const id of ['play-side', 'tc-move', 'tc-clock', 'tc-movetime', 'tc-base', 'tc-inc', 'ponder'])
+    $(id).addEventListener('input', () => { ui.formDirty = true; });
+  $('play').onclick = async () => { ui.formDirty = false; await api('play', playParams()); };
+  $('play-new').onclick = async () => {
+    const params = playParams();
+    ui.formDirty = false;
+    if (await api('new')) await api('play', params);
+  };
+  $('stop-play').onclick = () => { ui.formDirty = false; api('play', { side: 'none' }); };
   $('new-game').onclick = () => api('new');
   $('set-fen').onclick = () => api('new', { fen: $('fen').value.trim() });
   $('edit').onclick = () => startEditing(true);
@@ -480,14 +798,9 @@ function wire() {
     const fen = editorFen();
     if (await api('new', { fen })) startEditing(false);
   };
-  $('play').onclick = () => {
-    const params = { side: $('play-side').value, ponder: $('ponder').checked ? 'true' : 'false' };
-    if ($('tc-move').checked) params.movetime = $('tc-movetime').value;
-    else { params.base = String(Number($('tc-base').value) * 60); params.inc = $('tc-inc').value; }
-    api('play', params);
-  };
-  $('stop-play').onclick = () => api('play', { side: 'none' });
   $('analyse').onclick = () => api('analyse', { on: ui.state.analysing ? 'false' : 'true' });
+  $('analyse-game').onclick = () => api('analyse-game', ui.state.game_analysis.running
+    ? { on: 'false' } : { on: 'true', movetime: $('ga-time').value });
   $('apply-options').onclick = () => api('options', {
     hash: $('opt-hash').value, threads: $('opt-threads').value, multipv: $('opt-multipv').value });
   $('pdn-import').onclick = () => api('pdn', {}, $('pdn-text').value);
