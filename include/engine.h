@@ -33,6 +33,9 @@ enum {
     ENGINE_BOOK_MARGIN_MAX = 1000,
     ENGINE_BOOK_VARIETY_DEFAULT = 1, // a choice by weight: games differ one from the next
     ENGINE_BOOK_PLY_MAX = 1000,
+    ENGINE_ELO_MIN = 0,    // UCI_Elo of Skill Level 0 (see engine_level_elo)
+    ENGINE_ELO_MAX = 2400, // nominal: full strength
+    ENGINE_HANDICAP_MAX = 4,
 };
 
 typedef struct Engine Engine;
@@ -230,6 +233,21 @@ bool engine_set_book_ply(Engine *e, int64_t ply);
 int64_t engine_book_ply(const Engine *e);
 // The book's moves of the current position (legal ones), their entries in out; their count.
 int engine_book_moves(const Engine *e, BookEntry *out, Move *moves, int max);
+// Levels a person can beat. Skill Level 0..SKILL_FULL (20, full strength): below it the engine
+// searches shallower and plays one of its best lines chosen with a calibrated error in their
+// scores (reproducible: setting a level seeds its generator). UCI_LimitStrength with UCI_Elo
+// plays the highest level whose measured Elo does not pass it. Hub `level handicap=` 0..4 sets
+// a level (0 full strength). Analysis (infinite, UCI_AnalyseMode) is always at full strength.
+bool engine_set_skill(Engine *e, int64_t level);
+int64_t engine_skill(const Engine *e);
+bool engine_set_limit_strength(Engine *e, int64_t on);
+int64_t engine_limit_strength(const Engine *e);
+bool engine_set_elo(Engine *e, int64_t elo);
+int64_t engine_elo(const Engine *e);
+bool engine_set_handicap(Engine *e, int64_t handicap);
+// The level the engine plays at now (SKILL_FULL: full strength), and a level's Elo.
+int engine_playing_level(const Engine *e);
+int engine_level_elo(int level);
 // Endgame databases: the folder they are loaded from ("" or "<empty>": none). On success err
 // may hold a warning (a file of the folder refused, the rest loaded); on failure the previous
 // databases are kept and err says why.

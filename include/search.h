@@ -22,6 +22,10 @@ enum {
     SCORE_WIN_MIN = SCORE_WIN - MAX_PLY, // scores at or past this are forced wins
     // Database wins and losses score in the band SCORE_EGDB_MIN..SCORE_EGDB_MAX (verdict.h).
     MULTIPV_MAX = 64,
+    // Skill Level: SKILL_FULL is full strength; below it the move is chosen among the best
+    // lines with an error added to their scores (search_skill_*).
+    SKILL_FULL = 20,
+    SKILL_LINES_MAX = 8,
 };
 
 typedef struct SearchLimits {
@@ -35,6 +39,8 @@ typedef struct SearchLimits {
     int multipv;      // number of best root moves to report (1..MULTIPV_MAX)
     int nsearchmoves; // restrict the root to these moves (0 = all)
     Move searchmoves[MAX_MOVES];
+    int weakness;       // 0: full strength; 1..SKILL_FULL: SKILL_FULL - Skill Level
+    uint64_t skill_rng; // seed of the weakened choice (weakness > 0)
 } SearchLimits;
 
 // One report, for an info line.
@@ -122,6 +128,13 @@ void search_worker_reset_counts(SearchWorker *w);
 
 // Nodes searched by worker w in the current search.
 uint64_t search_worker_nodes(const SearchWorker *w);
+
+// A weakened level (Skill Level 0..SKILL_FULL - 1): its deepest iteration, the number of
+// best lines its choice is made among (the search runs as MultiPV with at least as many), and
+// the error (standard deviation, centi-men) added to their scores before the best is taken.
+Depth search_skill_depth(int level);
+int search_skill_lines(int level);
+int search_skill_noise(int level);
 
 // After every thread has stopped, called on the main thread: the best of the deepest completed
 // iterations replaces the main thread's result when a helper completed a deeper iteration with

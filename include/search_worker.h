@@ -48,9 +48,11 @@ struct SearchWorker {
     Depth root_depth;
     Depth completed;         // deepest iteration this worker completed
     RootMove completed_root; // its best move, score and PV
-    Move reported_move;      // main thread: the last info line of line 1,
-    Score reported_score;    // its score, depth (depth 0: none yet) and
-    Depth reported_depth;    // node count
+    int nskill_lines;        // main thread of a weakened search: the best lines of the
+    RootMove skill_lines[SKILL_LINES_MAX]; // last completed iteration, best first
+    Move reported_move;                    // main thread: the last info line of line 1,
+    Score reported_score;                  // its score, depth (depth 0: none yet) and
+    Depth reported_depth;                  // node count
     uint64_t reported_nodes;
     bool egdb_root;                         // the root is in the endgame databases: their
                                             // wins are searched on for the shortest one

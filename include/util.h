@@ -31,6 +31,15 @@ static inline uint64_t util_get_le(const uint8_t *p, int bytes)
     return v;
 }
 
+// The next value of a xorshift64 generator (state: any value but 0); fast, reproducible.
+static inline uint64_t util_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 // Parses a whole decimal number in lo..hi (the whole text, no spaces). False, *out unchanged,
 // when the text is empty, not a number, out of range or followed by anything.
 bool util_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out);

@@ -48,8 +48,12 @@ struct Engine {
     char book_path[4096];
     bool own_book;
     int book_margin, book_variety, book_ply;
-    uint64_t book_rng; // the generator of book_variety
-    bool from_book;    // the last result is the book's
+    uint64_t book_rng;   // the generator of book_variety
+    bool from_book;      // the last result is the book's
+    int skill;           // Skill Level, 0..SKILL_FULL (full strength)
+    bool limit_strength; // UCI_LimitStrength: the level is the one of UCI_Elo
+    int elo;             // UCI_Elo
+    uint64_t skill_rng;  // the generator of the weakened choice
 };
 
 enum { TT_ENTRY_BYTES = 16, LOG2_MB = 20 }; // one entry is two 64-bit words
@@ -91,6 +95,9 @@ Engine *engine_new(void)
     pthread_cond_init(&e->hold_cv, NULL);
     e->threads = 1;
     e->multipv = 1;
+    e->skill = SKILL_FULL;
+    e->elo = ENGINE_ELO_MAX;
+    e->skill_rng = 1;
     e->move_overhead_ms = ENGINE_OVERHEAD_DEFAULT;
     if (!pool_init(&e->pool, 1)) {
         free(e);
@@ -433,9 +440,7 @@ static bool book_move(Engine *e, const EngineGo *go, Move *out, Score *score)
         for (int i = 0; i < n; i++)
             if (ent[i].weight && ent[i].score >= ent[best].score - e->book_margin)
                 total += ent[i].weight;
-        e->book_rng ^= e->book_rng << 13, e->book_rng ^= e->book_rng >> 7;
-        e->book_rng ^= e->book_rng << 17;
-        uint64_t r = e->book_rng % total;
+        uint64_t r = util_random(&e->book_rng) % total;
         for (int i = 0; i < n; i++)
             if (ent[i].weight && ent[i].score >= ent[best].score - e->book_margin) {
                 if (r < ent[i].weight) {
@@ -510,6 +515,16 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     l->ponder = go->ponder;
     l->analysis = go->analysis || e->analyse_mode;
     l->multipv = e->multipv;
+    // A weakened level plays: it never analyses weakened.
+    int level = engine_playing_level(e);
+    if (level < SKILL_FULL && !l->analysis && !l->infinite) {
+        l->weakness = SKILL_FULL - level;
+        l->skill_rng = util_random(&e->skill_rng);
+        if (l->multipv < search_skill_lines(level))
+            l->multipv = search_skill_lines(level);
+        if (l->depth == 0 || l->depth > search_skill_depth(level))
+            l->depth = search_skill_depth(level);
+    }
     l->nsearchmoves = go->nsearchmoves;
     memcpy(l->searchmoves, go->searchmoves, (size_t)go->nsearchmoves * sizeof(Move));
     sh->tt = &e->tt;
@@ -659,6 +674,80 @@ bool engine_set_analyse_mode(Engine *e, int64_t on)
 }
 
 int64_t engine_analyse_mode(const Engine *e) { return e->analyse_mode; }
+
+// ---- Levels ------------------------------------------------------------------------------------
+
+// The Elo of the levels on a nominal scale that puts full strength at ENGINE_ELO_MAX: the
+// differences are measured by damka-match (bench/RESULTS.md, "Levels") at the levels below;
+// the levels between two of them are interpolated linearly.
+static const struct {
+    int level, elo;
+} LEVEL_ELO[] = {{0, ENGINE_ELO_MIN}, {SKILL_FULL, ENGINE_ELO_MAX}};
+
+int engine_level_elo(int level)
+{
+    int n = (int)(sizeof LEVEL_ELO / sizeof LEVEL_ELO[0]), i = 1;
+    if (level <= LEVEL_ELO[0].level)
+        return LEVEL_ELO[0].elo;
+    while (i < n - 1 && LEVEL_ELO[i].level < level)
+        i++;
+    if (level >= LEVEL_ELO[i].level)
+        return LEVEL_ELO[i].elo;
+    int l0 = LEVEL_ELO[i - 1].level, e0 = LEVEL_ELO[i - 1].elo;
+    return e0 + (LEVEL_ELO[i].elo - e0) * (level - l0) / (LEVEL_ELO[i].level - l0);
+}
+
+bool engine_set_skill(Engine *e, int64_t level)
+{
+    if (level < 0 || level > SKILL_FULL)
+        return false;
+    e->skill = (int)level;
+    e->skill_rng = (uint64_t)level * 0x9E3779B97F4A7C15ULL + 1; // a level set is a seed
+    return true;
+}
+
+int64_t engine_skill(const Engine *e) { return e->skill; }
+
+bool engine_set_limit_strength(Engine *e, int64_t on)
+{
+    e->limit_strength = on != 0;
+    return true;
+}
+
+int64_t engine_limit_strength(const Engine *e) { return e->limit_strength; }
+
+bool engine_set_elo(Engine *e, int64_t elo)
+{
+    if (elo < ENGINE_ELO_MIN || elo > ENGINE_ELO_MAX)
+        return false;
+    e->elo = (int)elo;
+    return true;
+}
+
+int64_t engine_elo(const Engine *e) { return e->elo; }
+
+// Hub `level handicap=`: 0 full strength, 1 to 3 weaker and weaker (Skill Level 15, 10, 5),
+// 4 the weakest level (0).
+static const int HANDICAP_LEVEL[ENGINE_HANDICAP_MAX + 1] = {SKILL_FULL, 15, 10, 5, 0};
+
+bool engine_set_handicap(Engine *e, int64_t handicap)
+{
+    if (handicap < 0 || handicap > ENGINE_HANDICAP_MAX)
+        return false;
+    e->limit_strength = false;
+    return engine_set_skill(e, HANDICAP_LEVEL[handicap]);
+}
+
+int engine_playing_level(const Engine *e)
+{
+    if (!e->limit_strength)
+        return e->skill;
+    // The highest level whose Elo does not pass UCI_Elo.
+    int level = 0;
+    while (level < SKILL_FULL && engine_level_elo(level + 1) <= e->elo)
+        level++;
+    return level;
+}
 
 static const MoveFormat UCI_FORMATS[] = {MOVE_FMT_UCI, MOVE_FMT_ALG, MOVE_FMT_NUMERIC};
 static const MoveFormat HUB_FORMATS[] = {MOVE_FMT_HUB, MOVE_FMT_HUB_A1};

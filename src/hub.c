@@ -219,8 +219,21 @@ static bool parse_level(Proto *p, const HubArgs *a, EngineGo *out)
         return proto_error(p, "inc must be a number of seconds"), false;
     if ((s = arg(a, "moves")) && !util_parse_int(s, 1, 10000, &moves))
         return proto_error(p, "moves must be 1..10000"), false;
+    // handicap= weakens the engine until the next handicap= (alone, it keeps the time level).
+    int64_t handicap = -1;
+    if ((s = arg(a, "handicap")) && !util_parse_int(s, 0, ENGINE_HANDICAP_MAX, &handicap))
+        return proto_error(p, "handicap must be 0..%d (0: full strength)", ENGINE_HANDICAP_MAX),
+               false;
+    if (!any && handicap < 0)
+        return proto_error(p, "level needs depth=, nodes=, move-time=, time=, infinite or "
+                              "handicap="),
+               false;
+    if (handicap >= 0) {
+        proto_stop_search(p);
+        engine_set_handicap(p->engine, handicap);
+    }
     if (!any)
-        return proto_error(p, "level needs depth=, nodes=, move-time=, time= or infinite"), false;
+        return true;
     l.time = engine_hub_clock(has_time, time_ms, inc_ms, (int)moves, move_time_ms);
     *out = l;
     return true;

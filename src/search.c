@@ -680,6 +680,7 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
 {
     w->sh = sh; // (node count and seldepth: zeroed by search_worker_reset_counts)
     w->completed = 0;
+    w->nskill_lines = 0;
     w->reported_depth = 0;
     int n = sh->history_len < MAX_GAME_PLIES ? sh->history_len : MAX_GAME_PLIES;
     memcpy(w->keys, sh->history + (sh->history_len - n), (size_t)n * sizeof(Key));
@@ -729,12 +730,69 @@ static bool search_line(SearchWorker *w, Depth depth, int line, bool is_main)
     }
 }
 
+// ---- Skill Level -------------------------------------------------------------------------------
+// A weakened level searches a few best lines to a shallower depth, adds to each line's score an
+// error drawn from a normal distribution, and plays the line that scores best with it. Lines
+// that lose by force are left out unless every line does: a weak player still sees a lost
+// position, and never reaches one the search has seen through. The figures are first choice;
+// the Elo of each level is measured (bench/RESULTS.md, "Levels").
+enum {
+    SKILL_NOISE_FULL = 200, // centi-men of error at level 0, falling linearly to 0 at SKILL_FULL
+    SKILL_CLAMP = 1000,     // scores (wins, database results) are clamped to +/- this first
+};
+
+Depth search_skill_depth(int level) { return (Depth)(1 + level); }
+
+int search_skill_lines(int level) { return 4 + (SKILL_FULL - level) * 4 / SKILL_FULL; }
+
+int search_skill_noise(int level) { return SKILL_NOISE_FULL * (SKILL_FULL - level) / SKILL_FULL; }
+
+static bool lost(Score s) { return s <= -SCORE_WIN_MIN || verdict_band(s) < 0; }
+
+// A standard normal draw (Box-Muller) from the xorshift generator *rng.
+static double normal_draw(uint64_t *rng)
+{
+    double u[2];
+    for (int i = 0; i < 2; i++) {
+        u[i] = ((double)(util_random(rng) >> 11) + 0.5) / 9007199254740992.0; // in (0, 1)
+    }
+    return sqrt(-2.0 * log(u[0])) * cos(6.283185307179586 * u[1]);
+}
+
+// The index of the line a weakened level plays among w's snapshot of the best lines.
+static int skill_pick(const SearchWorker *w)
+{
+    const SearchLimits *l = &w->sh->limits;
+    int level = SKILL_FULL - l->weakness;
+    double sigma = search_skill_noise(level);
+    uint64_t rng = l->skill_rng | 1;
+    bool all_lost = lost(w->skill_lines[0].score);
+    int pick = 0;
+    double best = -1e9;
+    for (int i = 0; i < w->nskill_lines; i++) {
+        Score s = w->skill_lines[i].score;
+        double noise = normal_draw(&rng) * sigma;
+        if (lost(s) && !all_lost)
+            continue;
+        double v = (s > SKILL_CLAMP ? SKILL_CLAMP : s < -SKILL_CLAMP ? -SKILL_CLAMP : s) + noise;
+        if (v > best) {
+            best = v;
+            pick = i;
+        }
+    }
+    return pick;
+}
+
 static void finish_main(SearchWorker *w)
 {
     SearchShared *sh = w->sh;
     atomic_store(&sh->stop, true);
     if (w->nroots == 0) {
         sh->has_best = sh->has_ponder = false;
+        return;
+    }
+    if (sh->limits.weakness > 0 && w->nskill_lines > 0) {
+        report_set_result(sh, &w->skill_lines[skill_pick(w)], w->completed);
         return;
     }
     const RootMove *rm = &w->roots[0];
@@ -762,6 +820,11 @@ static void complete_iteration(SearchWorker *w, Depth d)
 {
     w->completed = d;
     w->completed_root = w->roots[0];
+    if (w->id == 0 && w->sh->limits.weakness > 0) {
+        int n = w->sh->limits.multipv < w->nroots ? w->sh->limits.multipv : w->nroots;
+        w->nskill_lines = n < SKILL_LINES_MAX ? n : SKILL_LINES_MAX;
+        memcpy(w->skill_lines, w->roots, (size_t)w->nskill_lines * sizeof(RootMove));
+    }
     int prev = atomic_load(&w->sh->completed_depth);
     while (prev < d && !atomic_compare_exchange_weak(&w->sh->completed_depth, &prev, d))
         ;

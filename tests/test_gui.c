@@ -166,6 +166,8 @@ static const struct {
     {"POST", "/api/move", POST_HEADERS, "move needs", 400},
     {"POST", "/api/goto?ply=99", POST_HEADERS, "ply must be", 400},
     {"POST", "/api/play?side=purple", POST_HEADERS, "side must be", 400},
+    {"POST", "/api/play?side=black&level=21", POST_HEADERS, "level must be 0..20", 400},
+    {"POST", "/api/play?side=black&level=x", POST_HEADERS, "level must be 0..20", 400},
     {"POST", "/api/options?hash=0", POST_HEADERS, "hash must be", 400},
     {"POST", "/api/load?index=3", POST_HEADERS, "index must", 400},
     {"POST", "/api/analyse?on=maybe", POST_HEADERS, "on must be", 400},
@@ -279,14 +281,50 @@ START_TEST(test_gui_pdn_round_trip)
 }
 END_TEST
 
+// A move other than the game's at a shown position keeps the old moves as a side line; the
+// game's own move keeps the line; a side line comes back as the game's; PDN writes it.
+START_TEST(test_gui_side_lines)
+{
+    Gui g;
+    gui_start(&g, NULL);
+    ck_assert_int_eq(post(&g, "/api/play?side=none", NULL, reply_buf, sizeof reply_buf), 200);
+    static const char *const moves[] = {"c3-d4", "f6-g5", "b2-c3"};
+    for (int i = 0; i < 3; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/api/move?move=%s", moves[i]);
+        ck_assert_int_eq(post(&g, path, NULL, reply_buf, sizeof reply_buf), 200);
+    }
+    ck_assert_int_eq(post(&g, "/api/goto?ply=0", NULL, reply_buf, sizeof reply_buf), 200);
+    ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
+    ck_assert(strstr(reply_buf, "\"moves\":[\"c3-d4\",\"f6-g5\",\"b2-c3\"]") != NULL);
+    ck_assert(strstr(reply_buf, "\"side_lines\":[]") != NULL);
+    ck_assert_int_eq(post(&g, "/api/move?move=d6-c5", NULL, reply_buf, sizeof reply_buf), 200);
+    ck_assert_msg(strstr(reply_buf, "\"moves\":[\"c3-d4\",\"d6-c5\"]") &&
+                      strstr(reply_buf, "\"side_lines\":[{\"ply\":1,\"moves\":[\"f6-g5\","
+                                        "\"b2-c3\"]}]"),
+                  "%.2000s", reply_buf);
+    char exported[8192];
+    ck_assert_int_eq(get(&g, "/api/pdn", exported, sizeof exported), 200);
+    ck_assert_msg(strstr(exported, "1. c3-d4 d6-c5 (1... f6-g5 2. b2-c3) *"), "%s", exported);
+    ck_assert_int_eq(post(&g, "/api/side-line?index=0", NULL, reply_buf, sizeof reply_buf), 200);
+    ck_assert_msg(strstr(reply_buf, "\"moves\":[\"c3-d4\",\"f6-g5\",\"b2-c3\"]") &&
+                      strstr(reply_buf, "\"side_lines\":[{\"ply\":1,\"moves\":[\"d6-c5\"]}]"),
+                  "%.2000s", reply_buf);
+    ck_assert_int_eq(post(&g, "/api/side-line?index=1", NULL, reply_buf, sizeof reply_buf), 400);
+    gui_stop(&g);
+}
+END_TEST
+
 START_TEST(test_gui_engine_plays_and_restarts)
 {
-    // The real engine answers a move by itself; a fake engine that exits on its second go is
-    // reported and restarted, and the game goes on.
+    // The real engine answers a move by itself (at a weakened level, which the state shows); a
+    // fake engine that exits on its second go is reported and restarted, and the game goes on.
     Gui g;
     gui_start(&g, NULL);
     ck_assert_int_eq(
-        post(&g, "/api/play?side=black&movetime=0.1", NULL, reply_buf, sizeof reply_buf), 200);
+        post(&g, "/api/play?side=black&movetime=0.1&level=5", NULL, reply_buf, sizeof reply_buf),
+        200);
+    ck_assert(strstr(reply_buf, "\"level\":5}") != NULL);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
     int64_t deadline = util_now_ms() + WAIT_MS;
     do {
@@ -494,6 +532,7 @@ Suite *suite_gui(void)
     tcase_add_loop_test(tc, test_gui_bad_requests, 0, (int)(sizeof BAD / sizeof BAD[0]));
     tcase_add_test(tc, test_gui_oversized_body);
     tcase_add_test(tc, test_gui_pdn_round_trip);
+    tcase_add_test(tc, test_gui_side_lines);
     tcase_add_test(tc, test_gui_engine_plays_and_restarts);
     tcase_add_test(tc, test_gui_pondering);
     tcase_add_test(tc, test_gui_engine_hangs);

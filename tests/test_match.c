@@ -105,7 +105,7 @@ START_TEST(test_pdn_writer)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    PdnTags t = {"ev", "here", "2026.11.29", "A", "B", "40/10+0.1", 3, NULL, NULL, NULL};
+    PdnTags t = {"ev", "here", "2026.11.29", "A", "B", "40/10+0.1", 3, NULL, NULL, NULL, NULL, 0};
     pdn_write(f, &t, g);
     fclose(f);
     static const char *const want[] = {

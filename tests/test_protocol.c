@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "match.h"
 #include "notation.h"
 #include "test_suites.h"
@@ -123,10 +124,11 @@ START_TEST(test_uci_handshake)
     proc_send(&p, "uci");
     next_line(&p, "id name Damka");
     next_line(&p, "id author");
-    const char *options[] = {"Hash",          "Threads",    "MultiPV",     "Ponder",
-                             "Move Overhead", "Clear Hash", "UCI_Variant", "UCI_AnalyseMode",
-                             "MoveFormat",    "EGDBPath",   "EvalFile",    "OwnBook",
-                             "BookFile",      "BookMargin", "BookVariety"};
+    const char *options[] = {
+        "Hash",        "Threads",           "MultiPV",         "Ponder",     "Move Overhead",
+        "Clear Hash",  "UCI_Variant",       "UCI_AnalyseMode", "MoveFormat", "EGDBPath",
+        "EvalFile",    "OwnBook",           "BookFile",        "BookMargin", "BookVariety",
+        "Skill Level", "UCI_LimitStrength", "UCI_Elo"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const char *l = next_line(&p, "option name ");
         ck_assert_msg(strncmp(l + 12, options[i], strlen(options[i])) == 0, "%s", l);
@@ -367,6 +369,10 @@ static const struct {
     {"setoption name EvalFile value /nonexistent/weights", "EvalFile: cannot open"},
     {"setoption name EvalFile value /etc/passwd", "EvalFile: /etc/passwd: not a Damka"},
     {"setoption name EGDBPath value /nonexistent", "EGDBPath: "},
+    {"setoption name Skill Level value 21", "Skill Level must be 0..20"},
+    {"setoption name Skill Level value -1", "Skill Level must be 0..20"},
+    {"setoption name UCI_Elo value 9999", "UCI_Elo must be"},
+    {"setoption name UCI_LimitStrength value maybe", "UCI_LimitStrength must be true or false"},
 };
 
 START_TEST(test_uci_bad_input)
@@ -425,7 +431,10 @@ START_TEST(test_hub_bad_input)
         "pos pos=Wbbb",
         "set-param name=hash value=0",
         "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-17 99-1\"",
-        "go think x=\"unterminated"};
+        "go think x=\"unterminated",
+        "level handicap=5",
+        "level handicap=x",
+        "level move-time=1 handicap=-1"};
     Proc p;
     start(&p, "hub");
     proc_send(&p, "hub");
@@ -684,6 +693,84 @@ START_TEST(test_hub_scan_params)
 }
 END_TEST
 
+// The moves of one engine at a Skill Level (20: full strength) from each of LEVEL_GAMES, at
+// 200 ms a move, each checked legal and in time; written space-separated into out.
+static const char *const LEVEL_GAMES[] = {
+    "c3d4 f6g5 g3h4 g7f6 b2c3 h8g7", "c3b4 b6a5 b2c3 f6e5 g3h4 g7f6 a1b2",
+    "e3f4 f6e5 d2e3 g7f6 c3d4 e5c3 b2d4", "g3h4 b6c5 h2g3 c7b6 c3d4 f6g5 h4f6 e7g5",
+    "c3d4 d6c5 b2c3 c7d6 c3b4 b6a5 d4b6 a7c5"};
+
+static void level_moves(int level, char *out, size_t len)
+{
+    Proc p;
+    start_ready(&p);
+    proc_send(&p, "setoption name OwnBook value false");
+    proc_send(&p, "setoption name Skill Level value %d", level);
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof LEVEL_GAMES / sizeof LEVEL_GAMES[0]; i++) {
+        proc_send(&p, "position startpos moves %s", LEVEL_GAMES[i]);
+        int64_t t0 = util_now_ms();
+        proc_send(&p, "go movetime 200");
+        const char *best = expect(&p, "bestmove");
+        int64_t took = util_now_ms() - t0;
+        ck_assert_msg(took < 200 + 400, "level %d took %lld ms on a 200 ms move", level,
+                      (long long)took);
+        char move[MOVE_TEXT_MAX];
+        ck_assert(sscanf(best, "bestmove %63s", move) == 1);
+        assert_legal(&p, LEVEL_GAMES[i], move);
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s ", move);
+    }
+    stop(&p);
+}
+
+// Weakened levels play legal moves in time; a level is reproducible (setting it seeds its
+// choice), and the weakest level does not simply play the full-strength moves.
+START_TEST(test_skill_levels)
+{
+    char weak[256], again[256], mid[256], full[256];
+    level_moves(0, weak, sizeof weak);
+    level_moves(0, again, sizeof again);
+    level_moves(10, mid, sizeof mid);
+    level_moves(20, full, sizeof full);
+    ck_assert_str_eq(weak, again);
+    ck_assert_msg(strcmp(weak, full) != 0, "level 0 played the full-strength moves: %s", weak);
+    // UCI_LimitStrength with the lowest Elo is level 0; in analysis the level is ignored.
+    Proc p;
+    start_ready(&p);
+    proc_send(&p, "setoption name UCI_LimitStrength value true");
+    proc_send(&p, "setoption name UCI_Elo value %d", ENGINE_ELO_MIN);
+    proc_send(&p, "position startpos moves %s", LEVEL_GAMES[0]);
+    proc_send(&p, "go depth 12");
+    const char *l = expect(&p, "info depth");
+    ck_assert_msg(strstr(l, " multipv ") != NULL, "%s", l);
+    expect(&p, "bestmove");
+    proc_send(&p, "go infinite");
+    do
+        l = expect(&p, "info");
+    while (strncmp(l, "info depth 2 ", 13) != 0);
+    ck_assert_msg(strstr(l, "multipv 1 ") != NULL, "analysis at full strength: %s", l);
+    proc_send(&p, "stop");
+    expect(&p, "bestmove");
+    stop(&p);
+    // Hub: handicap= alone keeps the time level; the engine still plays a legal move.
+    start(&p, "hub");
+    proc_send(&p, "hub");
+    expect(&p, "wait");
+    proc_send(&p, "init");
+    next_line(&p, "ready");
+    proc_send(&p, "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    proc_send(&p, "level move-time=0.2");
+    proc_send(&p, "level handicap=3");
+    proc_send(&p, "ping");
+    next_line(&p, "pong"); // no error line
+    proc_send(&p, "go think");
+    l = expect(&p, "done");
+    ck_assert_msg(strncmp(l, "done move=2", 11) == 0, "a first move from 21..24: %s", l);
+    stop(&p);
+}
+END_TEST
+
 Suite *suite_protocol(void)
 {
     Suite *s = suite_create("protocol");
@@ -709,6 +796,7 @@ Suite *suite_protocol(void)
     tcase_add_test(tc, test_zero_move_time);
     tcase_add_test(tc, test_node_limit_exact);
     tcase_add_test(tc, test_hub_scan_params);
+    tcase_add_test(tc, test_skill_levels);
     suite_add_tcase(s, tc);
     // Its 512 MB table takes most of a minute to fault in under TSan on a slow VM.
     TCase *big = tcase_create("big table");

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "notation.h"
+#include "util.h"
 
 enum { RESULT_UNKNOWN = 0, RESULT_WIN = 1, RESULT_LOSS = 2 };
 
@@ -143,29 +144,21 @@ static void solve(Graph *g)
     free(parent_count);
 }
 
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 // A random position of `pieces` pieces (at least one a side, about half of them kings).
 static bool random_position(uint64_t *seed, int pieces, Board *b)
 {
     uint32_t side_sq[2] = {0, 0}, kings = 0, used = 0;
-    int white = 1 + (int)(next_rand(seed) % (uint64_t)(pieces - 1));
+    int white = 1 + (int)(util_random(seed) % (uint64_t)(pieces - 1));
     for (int i = 0; i < pieces; i++) {
-        int s = (int)(next_rand(seed) % 32);
+        int s = (int)(util_random(seed) % 32);
         if (used & (1u << s))
             return false;
         used |= 1u << s;
         side_sq[i < white ? 0 : 1] |= 1u << s;
-        if (next_rand(seed) & 1)
+        if (util_random(seed) & 1)
             kings |= 1u << s;
     }
-    return board_set_squares(b, side_sq[0], side_sq[1], kings, (Side)(next_rand(seed) & 1));
+    return board_set_squares(b, side_sq[0], side_sq[1], kings, (Side)(util_random(seed) & 1));
 }
 
 int main(int argc, char **argv)
@@ -197,7 +190,7 @@ int main(int argc, char **argv)
     int histogram[8] = {0};
     while (done < positions) {
         Board root;
-        int pieces = 3 + (int)(next_rand(&seed) % (uint64_t)(max_pieces - 2));
+        int pieces = 3 + (int)(util_random(&seed) % (uint64_t)(max_pieces - 2));
         if (!random_position(&seed, pieces, &root) || engine_moves_of(&root, &(MoveList){0}) < 2)
             continue;
         memset(g.slots, 0xff, g.nslots * sizeof(int));

@@ -170,9 +170,14 @@ def play_short_game(d, out):
     d.js("document.querySelector('#play-side').value = 'black';"
          "document.querySelector('#tc-move').checked = true;"
          "document.querySelector('#tc-movetime').value = '0.1';"
+         "document.querySelector('#play-level').value = '0';"
          "window.damka.formDirty = true;")
+    names = d.js("return [...document.querySelectorAll('#play-level option')]"
+                 ".map(o => o.textContent)")
+    assert names[0] == "Beginner" and names[-1] == "Full strength", names
     d.click("#play")
     wait("play to start", lambda: state(d)["play"]["engine"] == "black")
+    assert state(d)["play"]["level"] == 0, state(d)["play"]
     click_square(d, "b4")
     click_square(d, "c5")
     wait("the engine's forced capture", lambda: len(state(d)["moves"]) == 2)
@@ -223,6 +228,17 @@ def import_pdn(d, out):
     assert d.text("#result") == "White to move", d.text("#result")
     d.click('#moves .mv[data-ply="2"]')
     wait("a move clicked in the list", lambda: state(d)["ply"] == 2)
+    # Another move here keeps the game's moves as a side line; clicking it brings them back.
+    game = state(d)["moves"]
+    other = next(m["text"] for m in state(d)["legal"]
+                 if m["text"] != game[2] and "-" in m["text"])
+    click_square(d, other[:2])
+    click_square(d, other[3:5])
+    wait("the side line", lambda: len(state(d)["side_lines"]) == 1)
+    assert state(d)["moves"] == game[:2] + [other], state(d)["moves"]
+    d.click("#moves .side-line")
+    wait("the side line back as the game's", lambda: state(d)["moves"] == game)
+    assert state(d)["side_lines"][0]["moves"] == [other], state(d)["side_lines"]
     # The first game: its headers, its 2-0 result and its comments are kept and shown.
     d.click("#library li:nth-child(1)")
     wait("the first game", lambda: state(d)["record"]["white"] == "Alpha")
@@ -237,7 +253,7 @@ def import_pdn(d, out):
         assert want in pdn, (want, pdn)
     d.screenshot(os.path.join(out, "imported-game.png"))
     print("browser: PDN of 3 games imported; stepped through the second; the first's headers, "
-          "2-0 result and comments kept and exported")
+          "2-0 result and comments kept and exported; a side line kept and brought back")
 
 
 def whole_game(d, out):
@@ -371,6 +387,18 @@ def measure_latency(d, gui_pid, moves):
           (rss, 100.0 * (c1 - c0) / hz / (t1 - t0), t1 - t0))
 
 
+def page_weight(d, port):
+    """The bytes the page loads (its three files, uncompressed) and when it first painted."""
+    total = 0
+    for path in ("/", "/app.js", "/style.css"):
+        with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path), timeout=5) as r:
+            total += len(r.read())
+    paint = d.js("const p = performance.getEntriesByType('paint')"
+                 ".find(e => e.name === 'first-contentful-paint'); return p ? p.startTime : -1")
+    print("browser: page weight %d bytes (HTML, script, style); first contentful paint %.0f ms"
+          % (total, paint))
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
@@ -398,6 +426,7 @@ def main():
         d.go("http://127.0.0.1:%d/" % port)
         wait("the page's first state", lambda: d.js("return window.damka && window.damka.state "
                                                      "!== null && window.damka.state.legal.length"))
+        page_weight(d, port)
         first_game(d, out)
         # Open the closed sections as a person would, by clicking their titles.
         for i in range(d.js("return document.querySelectorAll('details.panel').length")):

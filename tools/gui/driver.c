@@ -119,6 +119,8 @@ bool driver_start(Session *s)
     proc_send(&s->proc, "setoption name Threads value %d", s->threads);
     proc_send(&s->proc, "setoption name MultiPV value %d", s->multipv);
     proc_send(&s->proc, "setoption name Ponder value %s", s->ponder ? "true" : "false");
+    if (s->level != SKILL_FULL) // (other engines need not know the option)
+        proc_send(&s->proc, "setoption name Skill Level value %d", s->level);
     proc_send(&s->proc, "isready");
     pthread_mutex_unlock(&s->mu);
     r = wait_word(s, &s->proc, "readyok", HANDSHAKE_MS, NULL); // only this thread reads it

@@ -64,8 +64,12 @@ ApiResult session_goto(Session *s, const char *ply);
 // the game is not changed.
 ApiResult session_preview(Session *s, const char *moves, Buf *out);
 ApiResult session_takeback(Session *s);
+// Makes side line `index` (of the state's side_lines) the main line from its ply on; the main
+// line's moves from there become a side line.
+ApiResult session_side_line(Session *s, const char *index);
+// level: the engine's Skill Level, 0..20 (20: full strength; analysis is always at full).
 ApiResult session_play(Session *s, const char *side, const char *base, const char *inc,
-                       const char *movetime, const char *ponder);
+                       const char *movetime, const char *ponder, const char *level);
 ApiResult session_analyse(Session *s, const char *on);
 // Searches every position of the game line for movetime seconds each (on=true), filling the
 // graph and marking the moves that lost most; on=false stops it.

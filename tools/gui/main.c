@@ -189,9 +189,11 @@ static enum MHD_Result api_post(struct MHD_Connection *c, Server *srv, const cha
         r = session_goto(s, arg(c, "ply"));
     else if (strcmp(url, "/api/takeback") == 0)
         r = session_takeback(s);
+    else if (strcmp(url, "/api/side-line") == 0)
+        r = session_side_line(s, arg(c, "index"));
     else if (strcmp(url, "/api/play") == 0)
         r = session_play(s, arg(c, "side"), arg(c, "base"), arg(c, "inc"), arg(c, "movetime"),
-                         arg(c, "ponder"));
+                         arg(c, "ponder"), arg(c, "level"));
     else if (strcmp(url, "/api/analyse") == 0)
         r = session_analyse(s, arg(c, "on"));
     else if (strcmp(url, "/api/analyse-game") == 0)

@@ -250,10 +250,10 @@ static void state_json(Session *s, Buf *out)
     static const char *const PLAY[] = {"none", "white", "black", "both"};
     buf_printf(out,
                ",\"play\":{\"engine\":\"%s\",\"base\":%lld,\"inc\":%lld,\"movetime\":%lld,"
-               "\"ponder\":%s,\"clocked\":%s},",
+               "\"ponder\":%s,\"clocked\":%s,\"level\":%d},",
                PLAY[s->engine_side], (long long)s->base_ms, (long long)s->inc_ms,
                (long long)s->movetime_ms, s->ponder ? "true" : "false",
-               s->clocked ? "true" : "false");
+               s->clocked ? "true" : "false", s->level);
     int64_t w = s->clock_ms[SIDE_WHITE], b = s->clock_ms[SIDE_BLACK];
     bool running = s->clocked && s->engine_side != PLAY_NONE && s->game.outcome == OUT_NONE;
     if (running) {
@@ -321,6 +321,17 @@ static void state_json(Session *s, Buf *out)
         buf_printf(out, "}");
         first = 0;
     }
+    buf_printf(out, "],\"side_lines\":[");
+    for (int i = 0; i < s->nside; i++) {
+        const SideLine *l = &s->side[i];
+        buf_printf(out, "%s{\"ply\":%d,\"moves\":[", i ? "," : "", l->ply);
+        for (int k = 0; k < l->n; k++) {
+            char mv[MOVE_TEXT_MAX];
+            notation_move(&l->moves[k], MOVE_FMT_ALG, mv, sizeof mv);
+            buf_printf(out, "%s\"%s\"", k ? "," : "", mv);
+        }
+        buf_printf(out, "]}");
+    }
     buf_printf(out, "],\"marks\":[");
     state_marks(s, out);
     buf_printf(out,
@@ -386,6 +397,9 @@ void session_pdn(Session *s, Buf *out)
         else
             snprintf(tc, sizeof tc, "st=%g", (double)s->movetime_ms / 1000.0);
         const Record *rec = &s->record;
+        PdnLine lines[GUI_SIDE_LINES_MAX];
+        for (int i = 0; i < s->nside; i++)
+            lines[i] = (PdnLine){s->side[i].ply, s->side[i].n, s->side[i].moves};
         PdnTags tags = {rec->imported ? rec->event : "damka-gui",
                         rec->imported ? rec->site : "localhost",
                         rec->imported ? rec->date : date,
@@ -399,7 +413,9 @@ void session_pdn(Session *s, Buf *out)
                         1,
                         rec->imported ? rec->round : NULL,
                         rec->intact && s->game.outcome == OUT_NONE ? rec->result : NULL,
-                        rec->imported ? &rec->notes : NULL};
+                        rec->imported ? &rec->notes : NULL,
+                        lines,
+                        s->nside};
         pdn_write(f, &tags, &s->game);
         fclose(f);
         buf_printf(out, "%s", text ? text : "");
@@ -417,12 +433,83 @@ static ApiResult bad(const char *fmt, const char *what)
     return r;
 }
 
+// ---- Side lines -------------------------------------------------------------------------------
+
+// Drops the side lines that branch after ply: they hung from moves the main line no longer has.
+static void drop_side_lines_after(Session *s, int ply)
+{
+    int k = 0;
+    for (int i = 0; i < s->nside; i++)
+        if (s->side[i].ply <= ply)
+            s->side[k++] = s->side[i];
+    s->nside = k;
+}
+
+// The main line's moves from ply on become a side line (the oldest side line makes room).
+static void keep_side_line(Session *s, int ply)
+{
+    drop_side_lines_after(s, ply);
+    int n = s->game.nplies - ply;
+    if (n <= 0)
+        return;
+    if (s->nside == GUI_SIDE_LINES_MAX) {
+        memmove(&s->side[0], &s->side[1], (GUI_SIDE_LINES_MAX - 1) * sizeof s->side[0]);
+        s->nside--;
+    }
+    SideLine *l = &s->side[s->nside++];
+    l->ply = ply;
+    l->n = n;
+    memcpy(l->moves, &s->game.moves[ply], (size_t)n * sizeof(Move));
+}
+
+ApiResult session_side_line(Session *s, const char *index)
+{
+    int64_t i;
+    pthread_mutex_lock(&s->mu);
+    ApiResult r = ok();
+    if (!util_parse_int(index, 0, s->nside - 1, &i)) {
+        r = bad("%s", "index must name one of the state's side_lines");
+        pthread_mutex_unlock(&s->mu);
+        return r;
+    }
+    SideLine *chosen = malloc(sizeof *chosen);
+    if (!chosen) {
+        pthread_mutex_unlock(&s->mu);
+        return bad("%s", "out of memory");
+    }
+    *chosen = s->side[i];
+    memmove(&s->side[i], &s->side[i + 1], (size_t)(s->nside - i - 1) * sizeof s->side[0]);
+    s->nside--;
+    driver_cancel(s);
+    session_stop_game_analysis(s);
+    Game g;
+    session_game_at(s, chosen->ply, &g);
+    keep_side_line(s, chosen->ply);
+    s->game = g;
+    Adjudication none = {0};
+    for (int k = 0; k < chosen->n; k++)
+        if (game_play(&s->game, &chosen->moves[k], false, 0, &none) != OUT_NONE)
+            break;
+    for (int k = chosen->ply + 1; k <= MATCH_GAME_PLIES_MAX; k++)
+        s->has_score[k] = s->from_book[k] = false;
+    s->record.intact = false;
+    s->view = chosen->ply + 1;
+    s->engine_side = PLAY_NONE;
+    free(chosen);
+    session_clear_lines(s);
+    driver_work(s);
+    session_publish_state(s);
+    pthread_mutex_unlock(&s->mu);
+    return r;
+}
+
 // Replaces the game, shown after `view` plies (-1: at its end). The engine stops playing;
 // analysis goes on in the new position.
 static void set_game(Session *s, const Board *start, const Move *moves, int n, int view,
                      const PdnGame *from)
 {
     memset(&s->record, 0, sizeof s->record);
+    s->nside = 0;
     if (from) {
         Record *r = &s->record;
         snprintf(r->event, sizeof r->event, "%s", from->event);
@@ -481,6 +568,11 @@ ApiResult session_move(Session *s, const char *text)
         r = bad("%s", "it is the engine's move");
     } else if (!notation_parse_move(&g.board, text, MOVE_FMT_ALG, &m, err, sizeof err)) {
         r = bad("%s", err);
+    } else if (s->view < s->game.nplies && move_same(&m, &s->game.moves[s->view])) {
+        s->view++; // the game's own next move: the line is kept
+        session_clear_lines(s);
+        driver_restart(s);
+        session_publish_state(s);
     } else if (s->view >= MATCH_GAME_PLIES_MAX) {
         r = bad("%s", "the game is too long");
     } else {
@@ -488,7 +580,8 @@ ApiResult session_move(Session *s, const char *text)
                         s->queue[0].kind == SEARCH_PONDER && s->view == s->game.nplies &&
                         move_same(&s->queue[0].ponder_move, &m);
         session_stop_game_analysis(s);
-        if (s->view < s->game.nplies) { // a new line from the shown position: the rest goes
+        if (s->view < s->game.nplies) { // a new line from the shown position: the rest is
+            keep_side_line(s, s->view); // kept as a side line
             s->game = g;
             for (int i = s->view + 1; i <= MATCH_GAME_PLIES_MAX; i++)
                 s->has_score[i] = false;
@@ -582,6 +675,7 @@ ApiResult session_takeback(Session *s)
         session_game_at(s, keep, &g);
         s->game = g;
         s->view = keep;
+        drop_side_lines_after(s, keep);
         for (int i = keep + 1; i <= MATCH_GAME_PLIES_MAX; i++)
             s->has_score[i] = false;
         s->turn_start_ms = now_ms();
@@ -594,7 +688,7 @@ ApiResult session_takeback(Session *s)
 }
 
 ApiResult session_play(Session *s, const char *side, const char *base, const char *inc,
-                       const char *movetime, const char *ponder)
+                       const char *movetime, const char *ponder, const char *level)
 {
     static const char *const SIDES[] = {"none", "white", "black", "both"};
     int who = -1;
@@ -614,6 +708,9 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
     bool pond = ponder && strcmp(ponder, "true") == 0;
     if (ponder && !pond && strcmp(ponder, "false") != 0)
         return bad("%s", "ponder must be true or false");
+    int64_t lv = SKILL_FULL;
+    if (level && *level && !util_parse_int(level, 0, SKILL_FULL, &lv))
+        return bad("%s", "level must be 0..20 (20: full strength)"); // SKILL_FULL
     pthread_mutex_lock(&s->mu);
     driver_cancel(s);
     session_stop_game_analysis(s);
@@ -633,6 +730,9 @@ ApiResult session_play(Session *s, const char *side, const char *base, const cha
     if (s->ponder != pond && s->engine_up)
         proc_send(&s->proc, "setoption name Ponder value %s", pond ? "true" : "false");
     s->ponder = pond;
+    if (s->level != lv && s->engine_up)
+        proc_send(&s->proc, "setoption name Skill Level value %d", (int)lv);
+    s->level = (int)lv;
     s->analysing = false;
     session_clear_lines(s);
     driver_work(s);
@@ -796,6 +896,7 @@ Session *session_new(const char *engine_cmd, const char *book, char *err, size_t
     s->threads = 1;
     s->multipv = 1;
     s->movetime_ms = DEFAULT_MOVE_MS;
+    s->level = SKILL_FULL;
     s->base_ms = DEFAULT_BASE_MS;
     s->inc_ms = DEFAULT_INC_MS;
     Board b;

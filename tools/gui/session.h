@@ -66,6 +66,16 @@ typedef struct Line {
 typedef enum PlaySide { PLAY_NONE, PLAY_WHITE, PLAY_BLACK, PLAY_BOTH } PlaySide;
 
 // What a game record said of the game shown (its PDN tags and comments), kept for export.
+// A side line: moves that were the game's from ply `ply` on (its first move replaces the main
+// line's move `ply`, counted from 0) until a person played another move there. One level:
+// the side lines of a side line are not kept.
+enum { GUI_SIDE_LINES_MAX = 8 };
+typedef struct SideLine {
+    int ply;
+    int n;
+    Move moves[MATCH_GAME_PLIES_MAX];
+} SideLine;
+
 typedef struct Record {
     char event[64], site[64], round[16], date[32], white[64], black[64], result[16];
     PdnNotes notes;
@@ -102,12 +112,15 @@ struct Session {
     bool has_score[MATCH_GAME_PLIES_MAX + 1];
     bool from_book[MATCH_GAME_PLIES_MAX + 1]; // the move to this ply came from the engine's book
     Record record;
+    SideLine side[GUI_SIDE_LINES_MAX]; // oldest first
+    int nside;
     struct Book *book;      // the opening book the page lists (NULL: none)
     char book_option[4096]; // what damka-gui --book gave, told to the engine ("": nothing)
     // Play.
     PlaySide engine_side;                 // who the engine plays
     int64_t base_ms, inc_ms, movetime_ms; // movetime > 0: time per move, else base + inc
     bool ponder;
+    int level;    // the engine's Skill Level when it plays (SKILL_FULL: full strength)
     bool clocked; // clocks run (base + inc play)
     int64_t clock_ms[2];
     int64_t turn_start_ms; // when the side to move's clock started

@@ -503,7 +503,8 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
     if (s->pdn) {
         char tcbuf[64];
         tc_format(&c->tc[white], tcbuf, sizeof tcbuf);
-        PdnTags tags = {c->event, c->site, s->date, wn, bn, tcbuf, index + 1, NULL, NULL, NULL};
+        PdnTags tags = {c->event,  c->site, s->date, wn,   bn,   tcbuf,
+                        index + 1, NULL,    NULL,    NULL, NULL, 0};
         pdn_write(s->pdn, &tags, g);
         fflush(s->pdn);
     }

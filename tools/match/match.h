@@ -125,12 +125,22 @@ typedef struct PdnNotes {
     uint16_t at[MATCH_GAME_PLIES_MAX + 1]; // offset + 1 into text of ply i's comment (0: none)
 } PdnNotes;
 
+// A side line: moves played instead of the main line's from ply `ply` on (its first move
+// replaces main-line move `ply`, counted from 0).
+typedef struct PdnLine {
+    int ply;
+    int n;
+    const Move *moves;
+} PdnLine;
+
 typedef struct PdnTags {
     const char *event, *site, *date, *white, *black, *time_control;
     int round;
     const char *round_text; // when not NULL, the Round tag as it was read (round unused)
     const char *result;     // when not NULL, the result to write (a game ended off the board)
     const PdnNotes *notes;  // when not NULL, the comments written after their moves
+    const PdnLine *lines;   // side lines written in parentheses after the move they replace
+    int nlines;
 } PdnTags;
 
 void pdn_write(FILE *out, const PdnTags *tags, const Game *g);

@@ -81,6 +81,22 @@ static void put_comment(FILE *out, const char *text, int *col)
     }
 }
 
+// Writes move m of move number `number`: White's numbered "N.", Black's "N..." when renumber
+// is set, else bare; "(" before it when it opens a side line, ")" after when it closes one.
+static void put_move(FILE *out, const Move *m, int number, Side side, bool renumber, bool open,
+                     bool close, int *col)
+{
+    char num[24] = "", mv[MOVE_TEXT_MAX], word[MOVE_TEXT_MAX + 32];
+    notation_move(m, MOVE_FMT_ALG, mv, sizeof mv); // captures c3:e5, as Russian PDN and the
+                                                   // page write them
+    if (side == SIDE_WHITE)
+        snprintf(num, sizeof num, "%d. ", number);
+    else if (renumber)
+        snprintf(num, sizeof num, "%d... ", number);
+    snprintf(word, sizeof word, "%s%s%s%s", open ? "(" : "", num, mv, close ? ")" : "");
+    put_word(out, word, col);
+}
+
 void pdn_write(FILE *out, const PdnTags *t, const Game *g)
 {
     char fen[FEN_MAX], start_fen[FEN_MAX];
@@ -108,23 +124,27 @@ void pdn_write(FILE *out, const PdnTags *t, const Game *g)
     const char *note = t->notes ? pdn_note(t->notes, 0) : NULL;
     if (note)
         put_comment(out, note, &col);
+    bool renumber = true; // the next move is numbered even if it is Black's
     for (int i = 0; i < g->nplies; i++) {
-        char word[96], mv[MOVE_TEXT_MAX];
-        notation_move(&g->moves[i], MOVE_FMT_ALG, mv, sizeof mv); // captures c3:e5, as Russian
-                                                                  // PDN and the page write them
-        if (side == SIDE_WHITE)
-            snprintf(word, sizeof word, "%d. %s", number, mv);
-        else if (i == 0)
-            snprintf(word, sizeof word, "%d... %s", number, mv);
-        else
-            snprintf(word, sizeof word, "%s", mv);
-        put_word(out, word, &col);
+        put_move(out, &g->moves[i], number, side, renumber, false, false, &col);
+        renumber = false;
         if ((note = t->notes ? pdn_note(t->notes, i + 1) : NULL) != NULL) {
             put_comment(out, note, &col);
-            if (side == SIDE_WHITE && i + 1 < g->nplies) { // Black's move needs its number again
-                snprintf(word, sizeof word, "%d...", number);
-                put_word(out, word, &col);
+            renumber = true;
+        }
+        for (int k = 0; k < t->nlines; k++) {
+            const PdnLine *l = &t->lines[k];
+            if (l->ply != i || l->n <= 0)
+                continue;
+            Side s = side;
+            int num = number;
+            for (int j = 0; j < l->n; j++) {
+                put_move(out, &l->moves[j], num, s, j == 0, j == 0, j == l->n - 1, &col);
+                if (s == SIDE_BLACK)
+                    num++;
+                s = side_flip(s);
             }
+            renumber = true;
         }
         if (side == SIDE_BLACK)
             number++;

@@ -432,6 +432,18 @@ function renderMoves() {
       html('span', 'note', notes[i + 1], row);
       row = null; // the next move starts a row of its own
     }
+    (s.side_lines || []).forEach((l, index) => {
+      if (l.ply !== i) return;
+      // A side line: the moves played here before another was; a click makes it the game's.
+      const words = l.moves.map((t, j) => {
+        const { n, white } = moveNumber(l.ply + j);
+        return white ? n + '. ' + t : j === 0 ? n + '... ' + t : t;
+      });
+      const d = html('div', 'side-line', '(' + words.join(' ') + ')', box);
+      d.title = 'a side line: click to make it the game\'s line';
+      d.onclick = () => api('side-line', { index });
+      row = null;
+    });
   });
   // Only the move box scrolls to the current move, never the page.
   const cur = box.querySelector('.current');
@@ -655,6 +667,14 @@ function renderPlayForm() {
   $('tc-base').value = String(p.base / 60000);
   $('tc-inc').value = String(p.inc / 1000);
   $('ponder').checked = p.ponder;
+  const level = $('play-level');
+  if (![...level.options].some(o => Number(o.value) === p.level)) {
+    const o = document.createElement('option');   // a level set through the API
+    o.value = String(p.level);
+    o.textContent = 'Level ' + p.level;
+    level.appendChild(o);
+  }
+  level.value = String(p.level);
 }
 
 function render() {
@@ -698,7 +718,8 @@ function gotoPly(p) {
 }
 
 function playParams() {
-  const params = { side: $('play-side').value, ponder: $('ponder').checked ? 'true' : 'false' };
+  const params = { side: $('play-side').value, ponder: $('ponder').checked ? 'true' : 'false',
+                   level: $('play-level').value };
   if ($('tc-move').checked) params.movetime = $('tc-movetime').value;
   else { params.base = String(Number($('tc-base').value) * 60); params.inc = $('tc-inc').value; }
   return params;
@@ -771,7 +792,7 @@ function wire() {
     else return;
     ev.preventDefault();
   });
-  for (const id of ['play-side', 'tc-move', 'tc-clock', 'tc-movetime', 'tc-base', 'tc-inc', 'ponder'])
+  for (const id of ['play-side', 'play-level', 'tc-move', 'tc-clock', 'tc-movetime', 'tc-base', 'tc-inc', 'ponder'])
     $(id).addEventListener('input', () => { ui.formDirty = true; });
   $('play').onclick = async () => { ui.formDirty = false; await api('play', playParams()); };
   $('play-new').onclick = async () => {
