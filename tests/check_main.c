@@ -19,6 +19,7 @@ int main(void)
     srunner_add_suite(sr, suite_eval());
     srunner_add_suite(sr, suite_plugins());
     srunner_add_suite(sr, suite_book());
+    srunner_add_suite(sr, suite_net());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -19,6 +19,7 @@ Suite *suite_egdb(void);
 Suite *suite_eval(void);
 Suite *suite_plugins(void);
 Suite *suite_book(void);
+Suite *suite_net(void);
 
 // Parses a FEN that the test knows is valid (fails the test otherwise).
 void test_fen(const char *fen, Board *out);

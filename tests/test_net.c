@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// Tests of the evaluation network (net.h) with random weights: the sums kept move by move equal
+// the sums computed from scratch along random games rich in captures and promotions; colour
+// symmetry; the file round-trips, and a damaged, truncated or foreign file is refused with the
+// weights kept.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "engine.h"
+#include "movegen.h"
+#include "net.h"
+#include "test_suites.h"
+
+// Weights small enough that no sum overflows, with every kind of value present.
+static NetWeights *random_net(uint64_t seed)
+{
+    NetWeights *w = calloc(1, sizeof *w);
+    ck_assert(w != NULL);
+    for (int i = 0; i < NET_INPUTS; i++)
+        for (int j = 0; j < NET_HIDDEN; j++)
+            w->w1[i][j] = (int16_t)((int)(test_rand(&seed) % 33) - 16);
+    for (int j = 0; j < NET_HIDDEN; j++)
+        w->b1[j] = (int16_t)(test_rand(&seed) % 64);
+    for (int b = 0; b < NET_BUCKETS; b++) {
+        for (int j = 0; j < NET_L2; j++) {
+            for (int i = 0; i < 2 * NET_HIDDEN; i++)
+                w->w2[b][j][i] = (int8_t)((int)(test_rand(&seed) % 41) - 20);
+            w->b2[b][j] = (int32_t)(test_rand(&seed) % 2001) - 1000;
+            w->w3[b][j] = (int16_t)((int)(test_rand(&seed) % 61) - 30);
+        }
+        w->b3[b] = (int32_t)(test_rand(&seed) % 4001) - 2000;
+    }
+    w->output_scale = 100;
+    return w;
+}
+
+// Random games from the start and from a position with kings: at every ply the incremental
+// sums equal a refresh, and so does the score.
+START_TEST(test_net_incremental_equals_refresh)
+{
+    NetWeights *w = random_net(7);
+    static const char *const starts[] = {"W:W21-32:B1-12", "W:WK29,22,23,18:B5,9,10,K14,15",
+                                         "B:W17,19,21,27,K30:B6,7,8,10,12,K3"};
+    uint64_t seed = 11;
+    int captures = 0, promotions = 0, plies = 0;
+    for (int game = 0; game < 60; game++) {
+        Board b;
+        test_fen(starts[game % 3], &b);
+        NetAccumulator acc, fresh;
+        net_refresh(w, &b, &acc);
+        for (int ply = 0; ply < 150; ply++) {
+            MoveList list;
+            movegen_all(&b, &list);
+            if (list.count == 0)
+                break;
+            const Move *m = &list.moves[test_rand(&seed) % (uint64_t)list.count];
+            captures += m->captured != 0;
+            promotions += (m->flags & MOVE_PROMOTES) != 0;
+            net_update(w, &b, m, &acc, &acc);
+            board_play(&b, m);
+            net_refresh(w, &b, &fresh);
+            ck_assert_msg(memcmp(&acc, &fresh, sizeof acc) == 0, "game %d ply %d", game, ply);
+            ck_assert_int_eq(net_evaluate(w, &b, &acc), net_evaluate(w, &b, &fresh));
+            plies++;
+        }
+    }
+    ck_assert_msg(captures > 500 && promotions > 20, "captures %d, promotions %d in %d plies",
+                  captures, promotions, plies);
+    free(w);
+}
+END_TEST
+
+// A position and its mirror (turned around, colours swapped) score the same; the weights are
+// not symmetric, so this holds only by the construction of the inputs.
+START_TEST(test_net_colour_symmetry)
+{
+    NetWeights *w = random_net(3);
+    uint64_t seed = 5;
+    int differ = 0;
+    Board b;
+    test_fen("W:W21-32:B1-12", &b);
+    int first = 0;
+    for (int ply = 0; ply < 80; ply++) {
+        Board m;
+        board_mirror(&b, &m);
+        NetAccumulator ab, am;
+        net_refresh(w, &b, &ab);
+        net_refresh(w, &m, &am);
+        int s = net_evaluate(w, &b, &ab);
+        ck_assert_int_eq(s, net_evaluate(w, &m, &am));
+        if (ply == 0)
+            first = s;
+        differ += s != first;
+        MoveList list;
+        movegen_all(&b, &list);
+        if (list.count == 0)
+            break;
+        board_play(&b, &list.moves[test_rand(&seed) % (uint64_t)list.count]);
+    }
+    ck_assert_msg(differ > 10, "the scores barely change (%d): the test would not see", differ);
+    free(w);
+}
+END_TEST
+
+static void read_all(const char *path, uint8_t **buf, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert(f != NULL);
+    *buf = malloc(net_file_bytes() + 16);
+    ck_assert(*buf != NULL);
+    *n = fread(*buf, 1, net_file_bytes() + 16, f);
+    fclose(f);
+}
+
+START_TEST(test_net_file)
+{
+    NetWeights *w = random_net(9), *back = random_net(1), *kept = random_net(1);
+    char path[] = "/tmp/damka-net-XXXXXX", err[NET_ERR_MAX];
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    close(fd);
+    ck_assert_msg(net_save_file(path, w, err, sizeof err), "%s", err);
+    ck_assert_msg(net_load_file(path, back, err, sizeof err), "%s", err);
+    ck_assert(memcmp(w, back, sizeof *w) == 0);
+    uint8_t *buf;
+    size_t n;
+    read_all(path, &buf, &n);
+    ck_assert_uint_eq(n, net_file_bytes());
+    // Each damage is refused with its reason, and the weights given are left as they were.
+    struct {
+        size_t at, len;
+        uint8_t value;
+        const char *why;
+    } damage[] = {{0, n, 'X', "not a Damka network"},  {8, n, 2, "another version"},
+                  {16, n, 64, "another architecture"}, {n / 2, n, 0x5A, "checksum"},
+                  {0, n - 1, 0, "wrong size"},         {0, 20, 0, "wrong size"}};
+    for (size_t k = 0; k < sizeof damage / sizeof damage[0]; k++) {
+        uint8_t *copy = malloc(n);
+        ck_assert(copy != NULL);
+        memcpy(copy, buf, n);
+        if (damage[k].len == n)
+            copy[damage[k].at] ^= damage[k].value;
+        ck_assert(!net_load_bytes(copy, damage[k].len, kept, err, sizeof err));
+        ck_assert_msg(strstr(err, damage[k].why) != NULL, "damage %zu: %s", k, err);
+        free(copy);
+    }
+    NetWeights *fresh = random_net(1);
+    ck_assert(memcmp(kept, fresh, sizeof *kept) == 0);
+    ck_assert(!net_load_file("/nonexistent/net.bin", kept, err, sizeof err));
+    ck_assert(strstr(err, "cannot open") != NULL);
+    free(buf);
+    free(fresh);
+    unlink(path);
+    free(w);
+    free(back);
+    free(kept);
+}
+END_TEST
+
+Suite *suite_net(void)
+{
+    Suite *s = suite_create("net");
+    TCase *tc = tcase_create("network");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_net_incremental_equals_refresh);
+    tcase_add_test(tc, test_net_colour_symmetry);
+    tcase_add_test(tc, test_net_file);
+    suite_add_tcase(s, tc);
+    return s;
+}
