@@ -113,7 +113,7 @@ endef
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
         check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows
 
-all: damka damka-match damka-egdb damka-datagen damka-train damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
+all: damka damka-match damka-egdb damka-datagen damka-train damka-train-net damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
 # The endgame database generator (tools/egdb/) and the databases: `make egdb` builds every
 # balance of up to PIECES pieces into egdb/ (resumable: finished files are kept).
@@ -174,6 +174,14 @@ damka-train: $(BUILD)/damka-train FORCE
 $(BUILD)/damka-train: $(BUILD)/train/train.o $(BUILD)/datagen/record.o $(BUILD)/datagen/args.o \
                      $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+
+# The network's trainer (tools/train/net_train.c): the evaluation network from the same records.
+damka-train-net: $(BUILD)/damka-train-net FORCE
+	$(install_bin)
+
+$(BUILD)/damka-train-net: $(BUILD)/train/net_train.o $(BUILD)/datagen/record.o \
+                         $(BUILD)/datagen/args.o $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) -lpthread
 
 $(BUILD)/train/%.o: tools/train/%.c
 	@mkdir -p $(dir $@)
@@ -324,13 +332,15 @@ egdb-test-set:
 	@tail -n 1 $(EGDB_TEST_DIR).log
 
 test-run: $(BUILD)/check_damka $(BUILD)/damka $(BUILD)/damka-match $(BUILD)/damka-gui \
-          $(BUILD)/damka-train $(BUILD)/damka-datagen $(BUILD)/damka-book $(FAKE_ENGINES) \
+          $(BUILD)/damka-train $(BUILD)/damka-train-net $(BUILD)/damka-datagen $(BUILD)/damka-book \
+          $(FAKE_ENGINES) \
           egdb-test-set
 	@echo "== the Check suites ($(BUILD)): rules and move generation, notation, engine, matches,"
 	@echo "   protocol, GUI server, endgame databases, evaluation and its tools. Lines on stderr"
 	@echo "   about corrupt or refused files come from tests that damage files on purpose."
 	@DAMKA_BIN=$(CURDIR)/$(BUILD)/damka DAMKA_MATCH=$(CURDIR)/$(BUILD)/damka-match \
-	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train DAMKA_DATAGEN=$(CURDIR)/$(BUILD)/damka-datagen \
+	    DAMKA_TRAIN=$(CURDIR)/$(BUILD)/damka-train DAMKA_TRAIN_NET=$(CURDIR)/$(BUILD)/damka-train-net \
+	    DAMKA_DATAGEN=$(CURDIR)/$(BUILD)/damka-datagen \
 	    DAMKA_BOOK=$(CURDIR)/$(BUILD)/damka-book \
 	    TRAIN_SAMPLE=$(CURDIR)/tests/data/train-sample.bin \
 	    DAMKA_GUI=$(CURDIR)/$(BUILD)/damka-gui FAKE_DIR=$(CURDIR)/$(BUILD)/fake \
@@ -521,7 +531,8 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train damka-book
+	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train damka-train-net \
+	    damka-book
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \
                      $(BUILD)/egdb/*.d $(BUILD)/datagen/*.d $(BUILD)/train/*.d $(BUILD)/book/*.d \
