@@ -151,6 +151,10 @@ int eval_material_index(int own_men, int own_kings, int enemy_men, int enemy_kin
 // leaves *out unchanged. Files of the layouts of earlier rounds (versions 1-5) were converted
 // once and are refused.
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen);
+
+// A known drawn ending (a lone king against one or two kings, or three when it holds the long
+// diagonal; no men): the evaluation divides such a position's score toward 0.
+bool eval_drawish(const Board *b);
 bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t errlen);
 
 // As eval_load_file, from the n bytes of a file at buf (err without the file's name).

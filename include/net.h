@@ -32,6 +32,7 @@ enum {
     NET_QA = 127,     // a first-layer sum (and a dense output) of 1.0, clipped at 0..NET_QA
     NET_QB = 64,      // a dense or output weight of 1.0
     NET_ERR_MAX = 256,
+    NET_DRAW_DIVISOR = 16, // drawn endings toward 0, as the pattern weights' draw_divisor
 };
 
 typedef struct NetWeights {
@@ -66,6 +67,14 @@ void net_update(const NetWeights *w, const Board *before, const Move *m, const N
 
 // The network's score of b for the side to move, in centi-men, from its sums.
 int net_evaluate(const NetWeights *w, const Board *b, const NetAccumulator *acc);
+
+// The evaluation's score of b with the network: net_evaluate, a known drawn ending divided by
+// NET_DRAW_DIVISOR (as the pattern evaluation scales it), clamped to +-EVAL_LIMIT.
+int net_score(const NetWeights *w, const Board *b, const NetAccumulator *acc);
+
+// The same from the side to move's sums (own), its opponent's (enemy) and the number of pieces
+// on the board (the trainer's check of its integers).
+int net_output(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy);
 
 // The file: "DAMKANET", version, the layer sizes, the arrays little-endian in the order of the
 // struct, an FNV-1a checksum. A file of another version or layout, truncated or corrupt is

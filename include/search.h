@@ -9,6 +9,7 @@
 #include "board.h"
 #include "egdb.h"
 #include "eval.h"
+#include "net.h"
 #include "rules.h"
 #include "timeman.h"
 #include "tt.h"
@@ -85,6 +86,7 @@ typedef struct SearchShared {
     const Key *history; // keys of the game's earlier positions, oldest first
     int history_len;
     const EvalWeights *eval; // the evaluation's weights
+    const NetWeights *net;   // the evaluation network (NULL: the pattern evaluation)
     const Egdb *egdb;        // endgame databases (NULL: none)
     int egdb_pieces;         // probe positions of at most this many pieces
     SearchInfoFn on_info;

@@ -34,6 +34,7 @@ typedef struct SearchStack {
     Move killers[2];       // quiet moves that cut off at this ply (kept from search to search)
     int pvlen;             // the principal variation from this ply: its length and moves
     Move pv[MAX_PLY];
+    NetAccumulator acc; // the network's sums of the position at this ply (when it is used)
 } SearchStack;
 
 struct SearchWorker {

@@ -43,6 +43,7 @@ struct Engine {
     char egdb_path[4096];
     int egdb_pieces;          // probe up to this many pieces
     EvalWeights *eval_loaded; // weights read from eval_path (NULL: the built-in ones)
+    NetWeights *net_loaded;   // or a network read from it (NULL: none; the search uses it)
     char eval_path[4096];
     Book *book; // opening book (NULL: none)
     char book_path[4096];
@@ -141,6 +142,7 @@ void engine_free(Engine *e)
     egdb_close(e->egdb);
     book_close(e->book);
     free(e->eval_loaded);
+    free(e->net_loaded);
     pthread_cond_destroy(&e->hold_cv);
     pthread_mutex_destroy(&e->hold_mu);
     free(e);
@@ -242,13 +244,31 @@ static const EvalWeights *eval_weights(const Engine *e)
     return e->eval_loaded ? e->eval_loaded : eval_builtin();
 }
 
+// The network's score of the current position (a network is loaded).
+static int net_static(const Engine *e)
+{
+    NetAccumulator acc;
+    net_refresh(e->net_loaded, &e->board, &acc);
+    return net_score(e->net_loaded, &e->board, &acc);
+}
+
 void engine_explain_eval(const Engine *e, FILE *out)
 {
-    fprintf(out, "weights: %s\n", e->eval_loaded ? e->eval_path : "built-in");
+    if (e->net_loaded) {
+        fprintf(out,
+                "network: %s\nnetwork score: %d (side to move; the search's number)\n"
+                "the pattern evaluation (built-in weights), for comparison:\n",
+                e->eval_path, net_static(e));
+    } else {
+        fprintf(out, "weights: %s\n", e->eval_loaded ? e->eval_path : "built-in");
+    }
     eval_explain(eval_weights(e), &e->board, out);
 }
 
-int engine_static_eval(const Engine *e) { return eval_evaluate(eval_weights(e), &e->board); }
+int engine_static_eval(const Engine *e)
+{
+    return e->net_loaded ? net_static(e) : eval_evaluate(eval_weights(e), &e->board);
+}
 
 // A path option's value that means none: empty, or the `<empty>` of UCI GUIs.
 static bool path_is_none(const char *path) { return !path[0] || strcmp(path, "<empty>") == 0; }
@@ -257,29 +277,43 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
 {
     err[0] = '\0';
     engine_stop(e);
+    const char *kept = e->eval_loaded || e->net_loaded ? e->eval_path : "the built-in weights";
     if (path_is_none(path)) {
-        if (e->eval_loaded)
+        if (e->eval_loaded || e->net_loaded)
             tt_clear(&e->tt, e->threads); // the stored evaluations were the loaded weights'
         free(e->eval_loaded);
+        free(e->net_loaded);
         e->eval_loaded = NULL;
+        e->net_loaded = NULL;
         e->eval_path[0] = '\0';
         return true;
     }
     if (strlen(path) >= sizeof e->eval_path) {
-        snprintf(err, errlen, "path too long; keeping %s",
-                 e->eval_loaded ? e->eval_path : "the built-in weights");
+        snprintf(err, errlen, "path too long; keeping %s", kept);
         return false;
     }
-    EvalWeights *w = malloc(sizeof *w);
-    char why[EVAL_ERR_MAX];
-    if (!w || !eval_load_file(path, w, why, sizeof why)) {
-        snprintf(err, errlen, "%s; keeping %s", w ? why : "out of memory",
-                 e->eval_loaded ? e->eval_path : "the built-in weights");
+    // A network file or pattern weights, told apart by the file's first bytes.
+    char magic[8] = {0};
+    FILE *f = fopen(path, "rb");
+    bool is_net = f && fread(magic, 1, sizeof magic, f) == sizeof magic &&
+                  memcmp(magic, "DAMKANET", sizeof magic) == 0;
+    if (f)
+        fclose(f);
+    EvalWeights *w = is_net ? NULL : malloc(sizeof *w);
+    NetWeights *n = is_net ? malloc(sizeof *n) : NULL;
+    char why[EVAL_ERR_MAX > NET_ERR_MAX ? EVAL_ERR_MAX : NET_ERR_MAX];
+    bool ok = is_net ? n && net_load_file(path, n, why, sizeof why)
+                     : w && eval_load_file(path, w, why, sizeof why);
+    if (!ok) {
+        snprintf(err, errlen, "%s; keeping %s", w || n ? why : "out of memory", kept);
         free(w);
+        free(n);
         return false;
     }
     free(e->eval_loaded);
+    free(e->net_loaded);
     e->eval_loaded = w;
+    e->net_loaded = n;
     snprintf(e->eval_path, sizeof e->eval_path, "%s", path);
     tt_clear(&e->tt, e->threads); // the stored evaluations were the old weights'
     return true;
@@ -287,7 +321,7 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
 
 void engine_eval_file(const Engine *e, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", e->eval_loaded ? e->eval_path : "");
+    snprintf(buf, len, "%s", e->eval_loaded || e->net_loaded ? e->eval_path : "");
 }
 
 int engine_moves_of(const Board *b, MoveList *list) { return movegen_all(b, list); }
@@ -537,6 +571,7 @@ bool engine_go(Engine *e, const EngineGo *go, EngineInfoFn on_info, EngineBestFn
     sh->root = e->board;
     sh->root_counters = e->counters;
     sh->eval = eval_weights(e);
+    sh->net = e->net_loaded;
     sh->egdb = e->egdb;
     sh->egdb_pieces = e->egdb ? e->egdb_pieces : 0;
     sh->history = e->keys;

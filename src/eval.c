@@ -254,6 +254,8 @@ static bool is_drawish(const Board *b)
     return false;
 }
 
+bool eval_drawish(const Board *b) { return is_drawish(b); }
+
 // The squares of the kings of bitboard k, one bit a square.
 static uint32_t king_squares(Bitboard k)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bitboard.h"
+#include "eval.h"
 #include "tables.h"
 #include "util.h"
 
@@ -69,12 +70,24 @@ static int clip(int v, int hi) { return v < 0 ? 0 : v > hi ? hi : v; }
 
 int net_evaluate(const NetWeights *w, const Board *b, const NetAccumulator *acc)
 {
-    int pieces = bb_count(b->pieces[SIDE_WHITE] | b->pieces[SIDE_BLACK]);
+    return net_output(w, bb_count(b->pieces[SIDE_WHITE] | b->pieces[SIDE_BLACK]), acc->sum[b->side],
+                      acc->sum[side_flip(b->side)]);
+}
+
+int net_score(const NetWeights *w, const Board *b, const NetAccumulator *acc)
+{
+    int s = net_evaluate(w, b, acc);
+    if (eval_drawish(b))
+        s /= NET_DRAW_DIVISOR;
+    return s > EVAL_LIMIT ? EVAL_LIMIT : s < -EVAL_LIMIT ? -EVAL_LIMIT : s;
+}
+
+int net_output(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy)
+{
     int bucket = pieces > 0 ? (pieces - 1) / 6 : 0;
     if (bucket >= NET_BUCKETS)
         bucket = NET_BUCKETS - 1;
     uint8_t a[2 * NET_HIDDEN];
-    const int16_t *own = acc->sum[b->side], *enemy = acc->sum[side_flip(b->side)];
     for (int i = 0; i < NET_HIDDEN; i++) {
         a[i] = (uint8_t)clip(own[i], NET_QA);
         a[NET_HIDDEN + i] = (uint8_t)clip(enemy[i], NET_QA);

@@ -202,6 +202,23 @@ static void push(SearchWorker *w, const Board *parent, const Move *m, const Boar
            w->key_base + ply + 1 < MAX_GAME_PLIES + MAX_PLY + 2);
     w->stack[ply + 1].counters = rules_after_move(w->stack[ply].counters, parent, m);
     w->keys[w->key_base + ply + 1] = child->key;
+    if (w->sh->net)
+        net_update(w->sh->net, parent, m, &w->stack[ply].acc, &w->stack[ply + 1].acc);
+}
+
+// The static score of b, the position at ply: the network's when one is loaded (its sums are
+// on the stack), else the pattern evaluation's.
+static Score evaluate(const SearchWorker *w, const Board *b, int ply)
+{
+    const NetWeights *net = w->sh->net;
+#ifndef NDEBUG
+    if (net) { // the sums kept move by move are the position's (debug and sanitizer builds)
+        NetAccumulator fresh;
+        net_refresh(net, b, &fresh);
+        assert(memcmp(&fresh, &w->stack[ply].acc, sizeof fresh) == 0);
+    }
+#endif
+    return net ? (Score)net_score(net, b, &w->stack[ply].acc) : eval_evaluate(w->sh->eval, b);
 }
 
 static void update_pv(SearchWorker *w, int ply, const Move *m)
@@ -227,7 +244,7 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     if (stopped(w))
         return 0;
     if (ply >= MAX_PLY - 1)
-        return eval_evaluate(w->sh->eval, b);
+        return evaluate(w, b, ply);
 
     bool capture = movegen_has_capture(b);
     Score best = -SCORE_INF;
@@ -235,7 +252,7 @@ static Score qsearch(SearchWorker *w, const Board *b, Score alpha, Score beta, i
     if (!capture && probe_egdb(w, b, ply, &best, &db_bound))
         return best; // once the captures have resolved, the databases know the rest
     if (!capture) {
-        best = eval_evaluate(w->sh->eval, b);
+        best = evaluate(w, b, ply);
         if (best >= beta || qply > 0 || !movegen_opponent_has_capture(b))
             return best;
         if (best > alpha)
@@ -306,7 +323,7 @@ static bool node_ends_early(SearchWorker *w, Node *nd, Score *out)
     if (is_draw(w, b, ply))
         return *out = 0, true;
     if (ply >= MAX_PLY - 1)
-        return *out = eval_evaluate(w->sh->eval, b), true;
+        return *out = evaluate(w, b, ply), true;
     if (nd->alpha < -SCORE_WIN + ply)
         nd->alpha = -SCORE_WIN + ply;
     if (nd->beta > SCORE_WIN - ply - 1)
@@ -368,8 +385,7 @@ static bool node_moves_and_eval(SearchWorker *w, Node *nd, Score *out)
     nd->quiet = !nd->list.moves[0].captured;
     nd->ev = EVAL_NONE;
     if (nd->quiet)
-        nd->ev =
-            nd->tt_hit && nd->tt.eval != EVAL_NONE ? nd->tt.eval : eval_evaluate(w->sh->eval, b);
+        nd->ev = nd->tt_hit && nd->tt.eval != EVAL_NONE ? nd->tt.eval : evaluate(w, b, ply);
     w->stack[ply].eval = nd->ev;
     nd->improving = nd->ev != EVAL_NONE && ply >= 2 &&
                     (w->stack[ply - 2].eval == EVAL_NONE || nd->ev > w->stack[ply - 2].eval);
@@ -689,6 +705,8 @@ static void init_worker(SearchWorker *w, SearchShared *sh)
     w->egdb_root = sh->egdb &&
                    __builtin_popcountll(sh->root.pieces[0] | sh->root.pieces[1]) <= sh->egdb_pieces;
     w->stack[0].counters = sh->root_counters;
+    if (sh->net)
+        net_refresh(sh->net, &sh->root, &w->stack[0].acc);
     w->stack[0].eval = w->stack[1].eval = EVAL_NONE;
     for (int i = 0; i < MAX_PLY + 2; i++)
         w->stack[i].excluded = 0;

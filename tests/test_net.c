@@ -209,6 +209,35 @@ START_TEST(test_net_trainer)
     int printed = (int)number_after(out, "start position:", "integer ");
     ck_assert_int_eq(net_evaluate(w, &b, &acc), printed);
     ck_assert_double_le(fabs(number_after(out, "start position:", "float ") - printed), 8.0);
+    // The engine plays with it (EvalFile): its static score is the file's, a search from
+    // positions with captures and promotions ahead ends with a legal move (in debug and
+    // sanitizer builds the search checks its sums against a refresh at every evaluation), a
+    // bad file keeps it, and "" goes back to the pattern evaluation.
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    int patterns = engine_static_eval(e);
+    ck_assert_msg(engine_set_eval_file(e, path, err, sizeof err), "%s", err);
+    ck_assert_int_eq(engine_static_eval(e), net_score(w, &b, &acc));
+    static const char *const fens[] = {"W:W21-32:B1-12", "W:WK29,22,23,18:B5,9,10,K14,15",
+                                       "B:W17,19,21,27,K30:B6,7,8,10,12,K3"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert(engine_set_position(e, fens[i], NULL, 0, MOVE_FMT_UCI, err, sizeof err));
+        EngineGo go;
+        engine_go_depth(&go, 7);
+        ck_assert(engine_go(e, &go, NULL, NULL, NULL));
+        engine_wait(e);
+        EngineResult r;
+        engine_result(e, &r);
+        ck_assert(r.has_best && r.depth >= 7);
+    }
+    int with_net = engine_static_eval(e);
+    ck_assert(!engine_set_eval_file(e, "/etc/passwd", err, sizeof err));
+    ck_assert_msg(strstr(err, "keeping") != NULL, "%s", err);
+    ck_assert_int_eq(engine_static_eval(e), with_net);
+    ck_assert(engine_set_eval_file(e, "", err, sizeof err));
+    engine_new_game(e);
+    ck_assert_int_eq(engine_static_eval(e), patterns);
+    engine_free(e);
     free(w);
     unlink(path);
 }

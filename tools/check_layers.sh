@@ -12,7 +12,7 @@
 #   front-end modules below them, whatever their includes let them see (a call is a module's
 #   when its name is declared in that module's header).
 # Prints each violation; exits 1 if any.
-layers="types|bitboard util platform|tables|move|board|movegen|notation|rules eval tt net|egdb eval_builtin book|verdict|movepick timeman|search_worker|search|report|pool|engine|options|protocol|plugin|bench|uci hub cb ei|main"
+layers="types|bitboard util platform|tables|move|board|movegen|notation|rules eval tt|egdb eval_builtin book net|verdict|movepick timeman|search_worker|search|report|pool|engine|options|protocol|plugin|bench|uci hub cb ei|main"
 tool_allowed="engine egdb verdict eval net book notation board move rules types util"
 front_ends="options protocol plugin bench uci hub cb ei main"
 engine_modules="tables board movegen rules eval tt egdb movepick timeman search report pool"
