@@ -73,8 +73,12 @@ int net_evaluate(const NetWeights *w, const Board *b, const NetAccumulator *acc)
 int net_score(const NetWeights *w, const Board *b, const NetAccumulator *acc);
 
 // The same from the side to move's sums (own), its opponent's (enemy) and the number of pieces
-// on the board (the trainer's check of its integers).
+// on the board (the trainer's check of its integers): with the SIMD path of the build
+// (net_simd() names it: "avx2" or "portable"), and with the portable C path, which gives the
+// same number.
 int net_output(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy);
+int net_output_portable(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy);
+const char *net_simd(void);
 
 // The file: "DAMKANET", version, the layer sizes, the arrays little-endian in the order of the
 // struct, an FNV-1a checksum. A file of another version or layout, truncated or corrupt is

@@ -106,6 +106,33 @@ START_TEST(test_net_colour_symmetry)
 }
 END_TEST
 
+// The build's SIMD path gives exactly the portable path's output, sums clipped at both ends
+// included, in every bucket.
+START_TEST(test_net_simd_equals_portable)
+{
+    NetWeights *w = random_net(21);
+    // Extreme dense weights, where a saturating sum would show.
+    for (int i = 0; i < 2 * NET_HIDDEN; i += 3)
+        w->w2[1][0][i] = i % 2 ? 127 : -128;
+    uint64_t seed = 99;
+    int16_t own[NET_HIDDEN], enemy[NET_HIDDEN];
+    int differ = 0;
+    for (int k = 0; k < 2000; k++) {
+        for (int i = 0; i < NET_HIDDEN; i++) {
+            own[i] = (int16_t)((int)(test_rand(&seed) % 401) - 100);
+            enemy[i] = (int16_t)(k % 7 == 0 ? 127 : (int)(test_rand(&seed) % 401) - 100);
+        }
+        int pieces = 1 + (int)(test_rand(&seed) % 24);
+        int s = net_output(w, pieces, own, enemy);
+        ck_assert_int_eq(s, net_output_portable(w, pieces, own, enemy));
+        differ += s != 0;
+    }
+    ck_assert_int_gt(differ, 1000);
+    printf("net: the %s path equals the portable one\n", net_simd());
+    free(w);
+}
+END_TEST
+
 static void read_all(const char *path, uint8_t **buf, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -251,6 +278,7 @@ Suite *suite_net(void)
     tcase_add_test(tc, test_net_incremental_equals_refresh);
     tcase_add_test(tc, test_net_colour_symmetry);
     tcase_add_test(tc, test_net_file);
+    tcase_add_test(tc, test_net_simd_equals_portable);
     tcase_add_test(tc, test_net_trainer);
     suite_add_tcase(s, tc);
     return s;
