@@ -137,7 +137,7 @@ damka-datagen: $(BUILD)/damka-datagen FORCE
 	$(install_bin)
 
 $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
-                       $(BUILD)/datagen/args.o $(MATCH_LIB) $(LIB)
+                       $(BUILD)/datagen/args.o $(BUILD)/datagen/merge.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
 
 # The opening book's builder (tools/book/).

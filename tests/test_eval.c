@@ -773,6 +773,47 @@ START_TEST(test_trainer_writes_the_handset_weights)
 }
 END_TEST
 
+// --merge: the records of the files in order, each position once (its first record); a file
+// that is not whole records is refused and the exit status says so.
+START_TEST(test_datagen_merge)
+{
+    const char *datagen = getenv("DAMKA_DATAGEN"), *sample = getenv("TRAIN_SAMPLE");
+    ck_assert_msg(datagen && sample, "DAMKA_DATAGEN and TRAIN_SAMPLE are set by make test");
+    static uint8_t all[1 << 17], out[1 << 17];
+    long n = file_bytes(sample, all, sizeof all);
+    ck_assert_int_gt(n, 3000 * 16);
+    char a[256], b[256], m[256], bad[256], cmd[1200];
+    temp_path(a, sizeof a, "merge-a.bin");
+    temp_path(b, sizeof b, "merge-b.bin");
+    temp_path(m, sizeof m, "merged.bin");
+    temp_path(bad, sizeof bad, "merge-bad.bin");
+    // a: records 0..1999; b: records 1000..2999, with record 1500's score changed (the same
+    // position: its first record, a's, is the one kept).
+    write_bytes(a, all, 2000 * 16);
+    static uint8_t second[2000 * 16];
+    memcpy(second, all + 1000 * 16, sizeof second);
+    second[500 * 16 + 14] ^= 1;
+    write_bytes(b, second, sizeof second);
+    snprintf(cmd, sizeof cmd, "%s --merge %s %s %s > /dev/null", datagen, m, a, b);
+    ck_assert_int_eq(system(cmd), 0);
+    long got = file_bytes(m, out, sizeof out);
+    // The sample has no repeated position (damka-datagen wrote it): the merge is records
+    // 0..2999, each from the first file that has it.
+    ck_assert_int_eq(got, 3000 * 16);
+    ck_assert(memcmp(out, all, 2000 * 16) == 0);
+    ck_assert(memcmp(out + 2000 * 16, second + 1000 * 16, 1000 * 16) == 0);
+    // Merged with itself the file comes back unchanged.
+    snprintf(cmd, sizeof cmd, "%s --merge %s %s %s > /dev/null", datagen, m, a, a);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(file_bytes(m, out, sizeof out), 2000 * 16);
+    ck_assert(memcmp(out, all, 2000 * 16) == 0);
+    write_bytes(bad, all, 17);
+    snprintf(cmd, sizeof cmd, "%s --merge %s %s %s 2> /dev/null", datagen, m, a, bad);
+    ck_assert_int_ne(system(cmd), 0);
+    unlink(a), unlink(b), unlink(m), unlink(bad);
+}
+END_TEST
+
 Suite *suite_eval(void)
 {
     Suite *s = suite_create("eval");
@@ -793,6 +834,7 @@ Suite *suite_eval(void)
     tcase_add_test(tc, test_datagen_keeps_threatened_positions_on_request);
     tcase_add_test(tc, test_datagen_replays_pdn_games);
     tcase_add_test(tc, test_datagen_probes_the_databases_on_request);
+    tcase_add_test(tc, test_datagen_merge);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -33,6 +33,7 @@
 #include "args.h"
 #include "engine.h"
 #include "match.h"
+#include "merge.h"
 #include "record.h"
 #include "util.h"
 
@@ -428,7 +429,9 @@ static void usage(FILE *out)
             "       [--eval-file WEIGHTS (the built-in ones)] [--threatened 0|1 (0)] "
             "[--egdb DIR (none)]\n"
             "       [--pdn GAMES.pdn (replay these games instead of playing; --games: "
-            "all)]\n");
+            "all)]\n"
+            "   or: damka-datagen --merge OUT FILE... (the records of the files, each position "
+            "once)\n");
 }
 
 int main(int argc, char **argv)
@@ -437,6 +440,13 @@ int main(int argc, char **argv)
         .games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1, .jitter = 25};
     const char *openings = "openings/4ply-balanced.txt";
     util_standard_args(argc, argv, "damka-datagen", DAMKA_VERSION, usage);
+    if (argc >= 2 && strcmp(argv[1], "--merge") == 0) {
+        if (argc < 4) {
+            usage(stderr);
+            return 2;
+        }
+        return datagen_merge(argv[2], (const char *const *)argv + 3, argc - 3);
+    }
     for (int i = 1; i < argc; i += 2) { // every option takes a value
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
