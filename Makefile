@@ -155,17 +155,24 @@ $(BUILD)/book/%.o: tools/book/%.c
 # start position to BOOK_PLIES plies at BOOK_NODES nodes a position, then from each position of
 # the FMJD Drawing Table (the tournament openings) BOOK_FMJD_PLIES plies further, merged.
 # Resumable (rerun: each part keeps a .state file until it is done). Budgets: bench/RESULTS.md.
+# BOOK_LINES: the MultiPV lines that share BOOK_NODES; BOOK_DIR and BOOK_OUT: where the parts
+# and the book go (a trial book beside the shipped one: BOOK_DIR=build/book2
+# BOOK_OUT=build/book2/damka.book).
 BOOK_PLIES      ?= 12
 BOOK_FMJD_PLIES ?= 4
 BOOK_NODES      ?= 500000
+BOOK_LINES      ?= 8
+BOOK_DIR        ?= build/book
+BOOK_OUT        ?= book/damka.book
 book: damka-book
-	@mkdir -p build/book
-	./damka-book --expand --out build/book/start.book --plies $(BOOK_PLIES) --nodes $(BOOK_NODES) \
-	    --margin 30 --threads 2
-	./damka-book --expand --out build/book/fmjd.book --plies $(BOOK_FMJD_PLIES) \
-	    --nodes $(BOOK_NODES) --margin 30 --threads 2 --openings book/openings/fmjd-64.txt
-	./damka-book --merge build/book/start.book build/book/fmjd.book --out book/damka.book
-	./damka-book --stats book/damka.book
+	@mkdir -p $(BOOK_DIR)
+	./damka-book --expand --out $(BOOK_DIR)/start.book --plies $(BOOK_PLIES) --nodes $(BOOK_NODES) \
+	    --margin 30 --threads 2 --lines $(BOOK_LINES)
+	./damka-book --expand --out $(BOOK_DIR)/fmjd.book --plies $(BOOK_FMJD_PLIES) \
+	    --nodes $(BOOK_NODES) --margin 30 --threads 2 --lines $(BOOK_LINES) \
+	    --openings book/openings/fmjd-64.txt
+	./damka-book --merge $(BOOK_DIR)/start.book $(BOOK_DIR)/fmjd.book --out $(BOOK_OUT)
+	./damka-book --stats $(BOOK_OUT)
 
 # The trainer (tools/train/): fits the evaluation's weights to those records.
 damka-train: $(BUILD)/damka-train FORCE

@@ -10,9 +10,10 @@
 //   --dump BOOK [FEN [MOVES...]]             the moves of a position (the start by default)
 //   --stats BOOK                             positions, moves, and the depth of the main line
 //   --expand --out BOOK [--plies P (16)] [--nodes N (300000)] [--margin M (30)]
-//            [--openings FILE] [--threads T (2)]
+//            [--openings FILE] [--threads T (2)] [--lines L (8)]
 //       drop-out expansion by Damka's own searches: from the start position (or each position of
-//       an opening file) every move within M centi-men of the best (MultiPV at N nodes) enters
+//       an opening file) every move within M centi-men of the best (L lines of MultiPV sharing
+//       N nodes) enters
 //       the book with its score; the best move's position is expanded P - 1 plies further, the
 //       others' P - 2, so the best lines go deepest. Resumable: BOOK.state keeps the positions
 //       still to search, and the book is written every few positions.
@@ -32,7 +33,7 @@ enum {
     EXPAND_PLIES = 16,
     EXPAND_NODES = 300000,
     EXPAND_MARGIN = 30,
-    EXPAND_LINES = 8, // MultiPV lines searched
+    EXPAND_LINES = 8, // MultiPV lines searched (at most; --lines chooses fewer)
     SAVE_EVERY = 10,  // positions between two saves of the book and its queue
     QUEUE_MAX = 1 << 20,
 };
@@ -53,7 +54,7 @@ static void usage(FILE *out)
                  "       damka-book --dump BOOK [FEN [MOVES...]]\n"
                  "       damka-book --stats BOOK\n"
                  "       damka-book --expand --out BOOK [--plies P] [--nodes N] [--margin M]\n"
-                 "                  [--openings FILE] [--threads T]\n");
+                 "                  [--openings FILE] [--threads T] [--lines L (1-8)]\n");
 }
 
 static bool same_move(const BookEntry *a, const BookEntry *b)
@@ -376,7 +377,7 @@ static bool keys_add(Keys *s, Key key)
 }
 
 static int expand(const char *out, int plies, int64_t nodes, int margin, const char *openings,
-                  int threads)
+                  int threads, int lines)
 {
     static Entries s;
     static Pending q[QUEUE_MAX];
@@ -421,7 +422,7 @@ static int expand(const char *out, int plies, int64_t nodes, int margin, const c
         q[tail++].plies = plies;
     }
     Engine *e = engine_new();
-    if (!e || !engine_set_threads(e, threads) || !engine_set_multipv(e, EXPAND_LINES))
+    if (!e || !engine_set_threads(e, threads) || !engine_set_multipv(e, lines))
         return 1;
     double t0 = util_now_s();
     int searched = 0;
@@ -494,7 +495,8 @@ int main(int argc, char **argv)
     }
     static Entries s;
     if (argc >= 2 && strcmp(argv[1], "--expand") == 0 && out) {
-        int64_t eplies = EXPAND_PLIES, nodes = EXPAND_NODES, margin = EXPAND_MARGIN, threads = 2;
+        int64_t eplies = EXPAND_PLIES, nodes = EXPAND_NODES, margin = EXPAND_MARGIN, threads = 2,
+                lines = EXPAND_LINES;
         const char *openings = NULL;
         for (int i = 2; i + 1 < argc; i++) {
             bool ok = true;
@@ -506,6 +508,8 @@ int main(int argc, char **argv)
                 ok = util_parse_int(argv[i + 1], 0, 1000, &margin);
             else if (strcmp(argv[i], "--threads") == 0)
                 ok = util_parse_int(argv[i + 1], 1, 256, &threads);
+            else if (strcmp(argv[i], "--lines") == 0)
+                ok = util_parse_int(argv[i + 1], 1, EXPAND_LINES, &lines);
             else if (strcmp(argv[i], "--openings") == 0)
                 openings = argv[i + 1];
             if (!ok) {
@@ -513,7 +517,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
-        return expand(out, (int)eplies, nodes, (int)margin, openings, (int)threads);
+        return expand(out, (int)eplies, nodes, (int)margin, openings, (int)threads, (int)lines);
     }
     if (argc >= 3 && strcmp(argv[1], "--pdn") == 0 && out) {
         int games = add_games(argv[2], (int)plies, &s);
