@@ -334,6 +334,79 @@ START_TEST(test_match_damka_vs_damka)
 }
 END_TEST
 
+// The last "Score of" line of a match's output, into out.
+static void last_score(const char *out, char *line, size_t len)
+{
+    const char *p = NULL;
+    for (const char *q = out; (q = strstr(q, "Score of ")) != NULL; q++)
+        p = q;
+    ck_assert_msg(p != NULL, "no score in\n%s", out);
+    size_t n = strcspn(p, "\n");
+    snprintf(line, len, "%.*s", (int)n, p);
+}
+
+// -resume: a match whose PDN lost two games (as a stopped run would) plays only those two and
+// ends with the score of the whole match played at once (fixed depth: the same games).
+START_TEST(test_match_resume)
+{
+    const char *damka = getenv("DAMKA_BIN");
+    ck_assert(damka != NULL);
+    char whole[256], cut[256], args[1536], want[256], got[256];
+    snprintf(whole, sizeof whole, "/tmp/damka-resume-%ld-whole.pdn", (long)getpid());
+    snprintf(cut, sizeof cut, "/tmp/damka-resume-%ld-cut.pdn", (long)getpid());
+    unlink(whole);
+    const char *common =
+        "-each depth=2 option.OwnBook=false -openings file=book/openings/fmjd-64.txt "
+        "-games 6 -seed 3";
+    snprintf(args, sizeof args, "-engine cmd=%s name=a -engine cmd=%s name=b %s -pdnout %s", damka,
+             damka, common, whole);
+    char *out = run_match(args);
+    last_score(out, want, sizeof want);
+    free(out);
+    // The PDN without games 2 and 5.
+    FILE *in = fopen(whole, "r"), *o = fopen(cut, "w");
+    ck_assert(in && o);
+    static char game[1 << 16];
+    size_t len = 0;
+    char line[4096];
+    bool skip = false;
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, "[Event ", 7) == 0) {
+            if (!skip)
+                fwrite(game, 1, len, o);
+            len = 0;
+        }
+        if (strncmp(line, "[Round ", 7) == 0)
+            skip = strcmp(line, "[Round \"2\"]\n") == 0 || strcmp(line, "[Round \"5\"]\n") == 0;
+        len += (size_t)snprintf(game + len, sizeof game - len, "%s", line);
+    }
+    if (!skip)
+        fwrite(game, 1, len, o);
+    fclose(in);
+    fclose(o);
+    snprintf(args, sizeof args, "-engine cmd=%s name=a -engine cmd=%s name=b %s -pdnout %s -resume",
+             damka, damka, common, cut);
+    out = run_match(args);
+    ck_assert_msg(strstr(out, "Resumed from ") && strstr(out, "4 games already played, 2 to play"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "Finished game 2 ") && strstr(out, "Finished game 5 ") &&
+                      !strstr(out, "Finished game 1 "),
+                  "%s", out);
+    last_score(out, got, sizeof got);
+    ck_assert_str_eq(got, want);
+    free(out);
+    // A PDN of another match is refused.
+    snprintf(args, sizeof args,
+             "-engine cmd=%s name=x -engine cmd=%s name=y %s -pdnout %s -resume 2>&1; true", damka,
+             damka, common, cut);
+    out = run_match(args);
+    ck_assert_msg(strstr(out, "is not one of this match"), "%s", out);
+    free(out);
+    unlink(whole);
+    unlink(cut);
+}
+END_TEST
+
 START_TEST(test_match_stops_on_sigterm)
 {
     // SIGTERM after the first game: no new game starts, the one being played finishes without
@@ -419,6 +492,7 @@ Suite *suite_match(void)
     tcase_add_test(e2e, test_match_damka_vs_damka);
     tcase_add_test(e2e, test_match_hub_dialect);
     tcase_add_test(e2e, test_match_stops_on_sigterm);
+    tcase_add_test(e2e, test_match_resume);
     suite_add_tcase(s, e2e);
     return s;
 }

@@ -35,6 +35,7 @@ typedef struct MatchConfig {
     char site[128];
     int64_t hang_ms;
     int64_t start_timeout_ms;
+    bool resume; // the games already in pdnout are not played again
 } MatchConfig;
 
 typedef struct MatchState {
@@ -52,7 +53,15 @@ typedef struct MatchState {
     FILE *pdn;
     char date[16];
     int *order; // opening index of each opening pair
+    bool *done; // games already played (-resume), or handed out
+    int resumed;
 } MatchState;
+
+// What one game cost each engine, added to the match's figures when it is recorded.
+typedef struct GameCost {
+    int time_loss[2];
+    int64_t early_ms[2], all_ms[2], early_moves[2], all_moves[2];
+} GameCost;
 
 static void usage(FILE *out)
 {
@@ -66,6 +75,7 @@ static void usage(FILE *out)
             "  -pdnout F  -sprt elo0=E0 elo1=E1 alpha=A beta=B  -maxmoves N\n"
             "  -draw movenumber=N movecount=N score=CP  -resign movecount=N score=CP\n"
             "  -event NAME  -site NAME  -seed N  -hangtime SECONDS  -starttime SECONDS\n"
+            "  -resume: the games already in the -pdnout file count and are not played again\n"
             "  SIGTERM or SIGINT: no new game starts, the games being played finish, and the\n"
             "  summary is printed; a second signal ends the runner at once.\n");
 }
@@ -327,6 +337,9 @@ static bool parse_args(int argc, char **argv, MatchConfig *c)
                 return false;
         } else if (strcmp(a, "-repeat") == 0 || strcmp(a, "-recover") == 0) {
             n = 0; // always on: each opening is played twice, and faulty engines are restarted
+        } else if (strcmp(a, "-resume") == 0) {
+            c->resume = true;
+            n = 0;
         } else {
             fprintf(stderr, "error: unknown option '%s'\n", a);
             return false;
@@ -362,7 +375,8 @@ static int opening_of(const MatchState *s, int game)
 }
 
 // Asks for moves until the game ends. white is the index (0 or 1) of the engine with White.
-static void play_moves(MatchState *s, Player players[2], int white, Game *g, int fault[2])
+static void play_moves(MatchState *s, Player players[2], int white, Game *g, int fault[2],
+                       GameCost *cost)
 {
     const MatchConfig *c = s->cfg;
     Clock clocks[2];
@@ -393,9 +407,7 @@ static void play_moves(MatchState *s, Player players[2], int white, Game *g, int
                    (r == REPLY_OK && !clock_charge(&clocks[side], tc, used))) {
             snprintf(reason, sizeof reason, "%s loses on time", who);
             game_end(g, side == SIDE_WHITE ? OUT_BLACK_WINS : OUT_WHITE_WINS, reason);
-            pthread_mutex_lock(&s->mu);
-            s->time_losses[e]++;
-            pthread_mutex_unlock(&s->mu);
+            cost->time_loss[e]++;
             if (r == REPLY_TIMEOUT)
                 player_stop(&players[e]); // it may still be thinking: start afresh
             return;
@@ -410,18 +422,18 @@ static void play_moves(MatchState *s, Player players[2], int white, Game *g, int
             player_stop(&players[e]);
             return;
         }
-        pthread_mutex_lock(&s->mu);
-        s->all_ms[e] += used, s->all_moves[e]++;
+        cost->all_ms[e] += used, cost->all_moves[e]++;
         if (made[e]++ < EARLY_MOVES)
-            s->early_ms[e] += used, s->early_moves[e]++;
-        pthread_mutex_unlock(&s->mu);
+            cost->early_ms[e] += used, cost->early_moves[e]++;
         game_play(g, &m, has_score, score, &c->adj);
     }
 }
 
-static void play_game(MatchState *s, Player players[2], int index, Game *g, int fault[2])
+static void play_game(MatchState *s, Player players[2], int index, Game *g, int fault[2],
+                      GameCost *cost)
 {
     const MatchConfig *c = s->cfg;
+    memset(cost, 0, sizeof *cost);
     int white = index % 2; // engine 0 has White in even games: each opening twice, colours swapped
     const Opening *o = &c->openings[opening_of(s, index)];
     game_start(g, &o->start);
@@ -450,7 +462,7 @@ static void play_game(MatchState *s, Player players[2], int index, Game *g, int 
         }
     }
     if (g->outcome == OUT_NONE)
-        play_moves(s, players, white, g, fault);
+        play_moves(s, players, white, g, fault, cost);
 }
 
 static const char *result_text(GameOutcome o)
@@ -468,12 +480,18 @@ static void print_elo_line(const MatchState *s)
            stats_los(m), n ? 100.0 * m->draws / n : 0.0);
 }
 
-static void record(MatchState *s, int index, const Game *g, const int fault[2])
+static void record(MatchState *s, int index, const Game *g, const int fault[2],
+                   const GameCost *cost)
 {
     const MatchConfig *c = s->cfg;
     int white = index % 2;
     const char *wn = c->engines[white].name, *bn = c->engines[white ^ 1].name;
     pthread_mutex_lock(&s->mu);
+    for (int e = 0; e < 2; e++) {
+        s->time_losses[e] += cost->time_loss[e];
+        s->early_ms[e] += cost->early_ms[e], s->early_moves[e] += cost->early_moves[e];
+        s->all_ms[e] += cost->all_ms[e], s->all_moves[e] += cost->all_moves[e];
+    }
     for (int e = 0; e < 2; e++)
         if (fault[e] >= 0)
             s->faults[e][fault[e]]++;
@@ -521,6 +539,96 @@ static void record(MatchState *s, int index, const Game *g, const int fault[2])
     pthread_mutex_unlock(&s->mu);
 }
 
+// The next game to play (-1: none: all handed out, an SPRT decided, or a signal came).
+static int next_game(MatchState *s)
+{
+    pthread_mutex_lock(&s->mu);
+    while (s->next_game < s->cfg->games && s->done[s->next_game])
+        s->next_game++;
+    int index =
+        s->stop || atomic_load(&interrupted) || s->next_game >= s->cfg->games ? -1 : s->next_game++;
+    if (index >= 0)
+        s->done[index] = true;
+    pthread_mutex_unlock(&s->mu);
+    return index;
+}
+
+// -resume: the games of the PDN file already played count as played (their results in the
+// score; their faults and times are not in the file). False after an error line.
+static bool resume_from_pdn(MatchState *s)
+{
+    const MatchConfig *c = s->cfg;
+    FILE *f = fopen(c->pdnout, "rb");
+    if (!f)
+        return true; // nothing played yet
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    size_t got;
+    while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger, cap *= 2;
+        }
+    }
+    fclose(f);
+    PdnGame *pg = malloc(sizeof *pg);
+    if (!text || !pg) {
+        fprintf(stderr, "error: out of memory reading %s\n", c->pdnout);
+        free(text), free(pg);
+        return false;
+    }
+    text[len] = '\0';
+    size_t pos = 0;
+    char err[256];
+    int r;
+    bool ok = true;
+    while (ok && (r = pdn_read(text, &pos, pg, err, sizeof err)) != 0) {
+        long round;
+        if (r < 0 || !parse_long(pg->round, 1, c->games, &round)) {
+            fprintf(stderr, "error: -resume: %s: %s\n", c->pdnout,
+                    r < 0 ? err : "a game whose Round is not a game of this match");
+            ok = false;
+            break;
+        }
+        int index = (int)round - 1, white = index % 2;
+        const char *res = pdn_result_standard(pg->result);
+        if (strcmp(pg->white, c->engines[white].name) != 0 ||
+            strcmp(pg->black, c->engines[white ^ 1].name) != 0 || strcmp(res, "*") == 0) {
+            fprintf(stderr,
+                    "error: -resume: %s: game %d is not one of this match (players %s "
+                    "and %s, result %s)\n",
+                    c->pdnout, index + 1, pg->white, pg->black, pg->result);
+            ok = false;
+            break;
+        }
+        if (s->done[index])
+            continue; // written twice: counted once
+        s->done[index] = true;
+        s->resumed++, s->finished++;
+        bool white_won = strcmp(res, "1-0") == 0, black_won = strcmp(res, "0-1") == 0;
+        if (!white_won && !black_won)
+            s->score.draws++;
+        else if (white_won == (white == 0))
+            s->score.wins++;
+        else
+            s->score.losses++;
+        const char *reason = pdn_note(&pg->notes, pg->nmoves);
+        if (reason && (strstr(reason, "no legal move") || strstr(reason, "(7.2.")))
+            s->by_rule_end++;
+    }
+    free(text), free(pg);
+    if (ok)
+        printf("Resumed from %s: %d games already played, %d to play\n", c->pdnout, s->resumed,
+               c->games - s->resumed);
+    return ok;
+}
+
 static void *worker(void *arg)
 {
     MatchState *s = arg;
@@ -532,16 +640,13 @@ static void *worker(void *arg)
         return NULL;
     }
     for (;;) {
-        pthread_mutex_lock(&s->mu);
-        int index = s->stop || atomic_load(&interrupted) || s->next_game >= s->cfg->games
-                        ? -1
-                        : s->next_game++;
-        pthread_mutex_unlock(&s->mu);
+        int index = next_game(s);
         if (index < 0)
             break;
         int fault[2];
-        play_game(s, players, index, g, fault);
-        record(s, index, g, fault);
+        GameCost cost;
+        play_game(s, players, index, g, fault, &cost);
+        record(s, index, g, fault, &cost);
     }
     for (int e = 0; e < 2; e++)
         player_stop(&players[e]);
@@ -618,6 +723,13 @@ int main(int argc, char **argv)
     s.cfg = &c;
     pthread_mutex_init(&s.mu, NULL);
     s.order = malloc((size_t)c.nopenings * sizeof(int));
+    s.done = calloc((size_t)c.games + 1, sizeof(bool));
+    if (c.resume && !c.pdnout[0]) {
+        fprintf(stderr, "error: -resume needs -pdnout (the games played so far)\n");
+        return 2;
+    }
+    if (c.resume && !resume_from_pdn(&s))
+        return 2;
     for (int i = 0; i < c.nopenings; i++)
         s.order[i] = (i + c.opening_start) % c.nopenings;
     if (c.random_order) {
@@ -649,6 +761,7 @@ int main(int argc, char **argv)
     if (s.pdn)
         fclose(s.pdn);
     free(s.order);
+    free(s.done);
     free(c.openings);
     return started > 0 ? 0 : 1;
 }
