@@ -66,9 +66,18 @@ else
   $(error unknown CFG=$(CFG))
 endif
 
+# MPI=1: the tools that share their work over MPI ranks (damka-match) are built with MPI's
+# flags (Open MPI's mpicc --showme; Debian's libopenmpi-dev) in build/<cfg>-mpi/; the engine
+# itself never links MPI. `make damka-match-mpi` is the usual way (docs/cluster.md).
+ifeq ($(MPI),1)
+  MPI_DIR    := -mpi
+  MPI_CFLAGS := -DDAMKA_MPI $(shell mpicc --showme:compile 2>/dev/null)
+  MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+endif
+
 # Builds for another ARCH live apart, so that switching does not mix objects.
 ARCH_DIR := $(if $(filter native,$(ARCH)),,-$(ARCH))
-BUILD    := build/$(CFG)$(ARCH_DIR)
+BUILD    := build/$(CFG)$(ARCH_DIR)$(MPI_DIR)
 # The built-in evaluation weights: one file in weights/, named by the start of its SHA-256
 # (tools/ship_weights.sh puts a trained file there), built in by src/eval_builtin.c.
 EVAL_WEIGHTS := $(wildcard weights/eval-*.bin)
@@ -111,7 +120,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows
+        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows damka-match-mpi test-mpi
 
 all: damka damka-match damka-egdb damka-datagen damka-train damka-train-net damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -266,7 +275,18 @@ damka-match: $(BUILD)/damka-match FORCE
 	$(install_bin)
 
 $(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
+
+# damka-match over MPI ranks on this machine (tools/mpi_test.sh; about a minute).
+test-mpi: damka-match-mpi damka-match damka
+	sh tools/mpi_test.sh ./damka-match-mpi ./damka-match ./damka
+
+# damka-match over MPI ranks: ./damka-match-mpi (installs Open MPI as root when missing).
+damka-match-mpi: FORCE
+	@sh tools/apt_need.sh damka-match-mpi "command -v mpicc" openmpi-bin libopenmpi-dev
+	$(MAKE) MPI=1 build/release-mpi/damka-match
+	@cmp -s build/release-mpi/damka-match $@ || { cp build/release-mpi/damka-match $@.tmp && \
+	    mv -f $@.tmp $@ && echo "updated $@"; }
 
 $(MATCH_LIB): $(MATCH_OBJ)
 	rm -f $@
@@ -274,7 +294,7 @@ $(MATCH_LIB): $(MATCH_OBJ)
 
 $(BUILD)/match/%.o: tools/match/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(if $(filter cluster,$*),$(MPI_CFLAGS)) -Itools/match -c -o $@ $<
 
 damka: $(BUILD)/damka FORCE
 	$(install_bin)
@@ -538,7 +558,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-gui damka-egdb damka-datagen damka-train damka-train-net \
+	rm -rf build damka damka-match damka-match-mpi damka-gui damka-egdb damka-datagen damka-train damka-train-net \
 	    damka-book
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \

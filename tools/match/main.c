@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "engine.h"
 #include "match.h"
 
@@ -55,6 +56,8 @@ typedef struct MatchState {
     int *order; // opening index of each opening pair
     bool *done; // games already played (-resume), or handed out
     int resumed;
+    int ranks;       // MPI ranks playing (1: this process alone)
+    int *rank_games; // games each rank played
 } MatchState;
 
 // What one game cost each engine, added to the match's figures when it is recorded.
@@ -646,12 +649,77 @@ static void *worker(void *arg)
         int fault[2];
         GameCost cost;
         play_game(s, players, index, g, fault, &cost);
+        pthread_mutex_lock(&s->mu);
+        s->rank_games[0]++;
+        pthread_mutex_unlock(&s->mu);
         record(s, index, g, fault, &cost);
     }
     for (int e = 0; e < 2; e++)
         player_stop(&players[e]);
     free(players);
     free(g);
+    return NULL;
+}
+
+// A game played on another rank, as it travels to rank 0 (the ranks run the same binary).
+typedef struct ResultMsg {
+    int rank;
+    int index;
+    int fault[2];
+    GameCost cost;
+    Game game;
+} ResultMsg;
+
+// The game threads of a rank other than 0: games from rank 0, results back to it.
+static void *remote_worker(void *arg)
+{
+    MatchState *s = arg;
+    Player *players = calloc(2, sizeof(Player));
+    ResultMsg *m = malloc(sizeof *m);
+    while (players && m && !atomic_load(&interrupted)) {
+        int index = cluster_ask();
+        if (index < 0 || index >= s->cfg->games)
+            break;
+        memset(m, 0, sizeof *m);
+        m->rank = cluster_rank();
+        m->index = index;
+        play_game(s, players, index, &m->game, m->fault, &m->cost);
+        cluster_send_result(m, sizeof *m);
+    }
+    cluster_send_done();
+    for (int e = 0; players && e < 2; e++)
+        player_stop(&players[e]);
+    free(players);
+    free(m);
+    return NULL;
+}
+
+static int serve_ask(void *ctx) { return next_game(ctx); }
+
+static void serve_result(void *ctx, const void *msg, size_t bytes)
+{
+    MatchState *s = ctx;
+    const ResultMsg *m = msg;
+    if (bytes != sizeof *m || m->index < 0 || m->index >= s->cfg->games || m->rank < 1 ||
+        m->rank >= s->ranks) {
+        fprintf(stderr, "error: a rank sent a message that is not a game of this match\n");
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->rank_games[m->rank]++;
+    pthread_mutex_unlock(&s->mu);
+    record(s, m->index, &m->game, m->fault, &m->cost);
+}
+
+typedef struct Serving {
+    MatchState *s;
+    int threads;
+} Serving;
+
+static void *serve(void *arg)
+{
+    Serving *v = arg;
+    cluster_serve(v->threads, serve_ask, serve_result, v->s);
     return NULL;
 }
 
@@ -679,6 +747,12 @@ static void summary(const MatchState *s)
                    EARLY_MOVES, s->all_ms[e] / 1000.0 / (double)s->all_moves[e], s->all_moves[e]);
     printf("Games ended by the rules (no legal move or a 7.2 draw): %d of %d\n", s->by_rule_end,
            s->finished);
+    if (s->ranks > 1) {
+        printf("Ranks: %d; games played by each:", s->ranks);
+        for (int r = 0; r < s->ranks; r++)
+            printf(" %d", s->rank_games[r]);
+        printf("\n");
+    }
     if (c->sprt) {
         double lo, hi, llr = stats_sprt_llr(&s->score, c->elo0, c->elo1);
         stats_sprt_bounds(c->alpha, c->beta, &lo, &hi);
@@ -698,6 +772,9 @@ static void summary(const MatchState *s)
 int main(int argc, char **argv)
 {
     util_standard_args(argc, argv, "damka-match", DAMKA_VERSION, usage);
+    if (!cluster_start(&argc, &argv))
+        return 2;
+    int rank = cluster_rank(), ranks = cluster_size();
     static MatchConfig c;
     engine_library_init();
     signal(SIGPIPE, SIG_IGN); // a crashed engine must not take the runner down
@@ -711,7 +788,9 @@ int main(int argc, char **argv)
     snprintf(c.event, sizeof c.event, "damka-match");
     snprintf(c.site, sizeof c.site, "local");
     if (argc < 2 || !parse_args(argc, argv, &c)) {
-        usage(stderr);
+        if (rank == 0)
+            usage(stderr);
+        cluster_finish();
         return 2;
     }
     if (c.nopenings == 0) {
@@ -724,12 +803,16 @@ int main(int argc, char **argv)
     pthread_mutex_init(&s.mu, NULL);
     s.order = malloc((size_t)c.nopenings * sizeof(int));
     s.done = calloc((size_t)c.games + 1, sizeof(bool));
+    s.ranks = ranks;
+    s.rank_games = calloc((size_t)ranks, sizeof(int));
     if (c.resume && !c.pdnout[0]) {
-        fprintf(stderr, "error: -resume needs -pdnout (the games played so far)\n");
+        if (rank == 0)
+            fprintf(stderr, "error: -resume needs -pdnout (the games played so far)\n");
+        cluster_finish();
         return 2;
     }
-    if (c.resume && !resume_from_pdn(&s))
-        return 2;
+    if (rank == 0 && c.resume && !resume_from_pdn(&s))
+        cluster_abort(2); // (the other ranks wait for rank 0: they end with it)
     for (int i = 0; i < c.nopenings; i++)
         s.order[i] = (i + c.opening_start) % c.nopenings;
     if (c.random_order) {
@@ -740,21 +823,45 @@ int main(int argc, char **argv)
             s.order[j] = t;
         }
     }
+    cluster_broadcast(s.order, (size_t)c.nopenings * sizeof(int)); // rank 0's draw for all
+    if (rank > 0) { // another rank: games only; rank 0 writes everything
+        pthread_t tid[64];
+        int started = 0;
+        for (int i = 0; i < c.concurrency; i++)
+            if (pthread_create(&tid[started], NULL, remote_worker, &s) == 0)
+                started++;
+        for (int i = started; i < c.concurrency; i++)
+            cluster_send_done(); // threads that did not start still say farewell
+        for (int i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
+        cluster_finish();
+        free(s.order);
+        free(s.done);
+        free(s.rank_games);
+        free(c.openings);
+        return 0;
+    }
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
     strftime(s.date, sizeof s.date, "%Y.%m.%d", &tm);
     if (c.pdnout[0] && !(s.pdn = fopen(c.pdnout, "a"))) {
         fprintf(stderr, "error: cannot write %s\n", c.pdnout);
-        return 2;
+        cluster_abort(2);
     }
-    pthread_t tid[64];
+    pthread_t tid[64], server;
     int started = 0;
     for (int i = 0; i < c.concurrency; i++)
         if (pthread_create(&tid[started], NULL, worker, &s) == 0)
             started++;
+    Serving serving = {&s, (ranks - 1) * c.concurrency};
+    bool serving_started = ranks > 1 && pthread_create(&server, NULL, serve, &serving) == 0;
+    if (ranks > 1 && !serving_started)
+        serve(&serving);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    if (serving_started)
+        pthread_join(server, NULL);
     if (atomic_load(&interrupted))
         printf("Interrupted: stopped after %d of %d games\n", s.finished, c.games);
     summary(&s);
@@ -762,6 +869,8 @@ int main(int argc, char **argv)
         fclose(s.pdn);
     free(s.order);
     free(s.done);
+    free(s.rank_games);
     free(c.openings);
-    return started > 0 ? 0 : 1;
+    cluster_finish();
+    return started > 0 || ranks > 1 ? 0 : 1;
 }
