@@ -120,7 +120,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows damka-match-mpi test-mpi
+        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows damka-match-mpi damka-datagen-mpi test-mpi
 
 all: damka damka-match damka-egdb damka-datagen damka-train damka-train-net damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -147,7 +147,14 @@ damka-datagen: $(BUILD)/damka-datagen FORCE
 
 $(BUILD)/damka-datagen: $(BUILD)/datagen/datagen.o $(BUILD)/datagen/record.o \
                        $(BUILD)/datagen/args.o $(BUILD)/datagen/merge.o $(MATCH_LIB) $(LIB)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
+
+# damka-datagen over MPI ranks: ./damka-datagen-mpi (rank r plays seed + r; rank 0 merges).
+damka-datagen-mpi: FORCE
+	@sh tools/apt_need.sh damka-datagen-mpi "command -v mpicc" openmpi-bin libopenmpi-dev
+	$(MAKE) MPI=1 build/release-mpi/damka-datagen
+	@cmp -s build/release-mpi/damka-datagen $@ || { cp build/release-mpi/damka-datagen $@.tmp && \
+	    mv -f $@.tmp $@ && echo "updated $@"; }
 
 # The opening book's builder (tools/book/).
 damka-book: $(BUILD)/damka-book FORCE
@@ -278,8 +285,8 @@ $(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
 
 # damka-match over MPI ranks on this machine (tools/mpi_test.sh; about a minute).
-test-mpi: damka-match-mpi damka-match damka
-	sh tools/mpi_test.sh ./damka-match-mpi ./damka-match ./damka
+test-mpi: damka-match-mpi damka-datagen-mpi damka-match damka-datagen damka
+	sh tools/mpi_test.sh ./damka-match-mpi ./damka-match ./damka ./damka-datagen-mpi ./damka-datagen
 
 # damka-match over MPI ranks: ./damka-match-mpi (installs Open MPI as root when missing).
 damka-match-mpi: FORCE
@@ -558,7 +565,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-match-mpi damka-gui damka-egdb damka-datagen damka-train damka-train-net \
+	rm -rf build damka damka-match damka-match-mpi damka-datagen-mpi damka-gui damka-egdb damka-datagen damka-train damka-train-net \
 	    damka-book
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \

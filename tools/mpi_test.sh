@@ -6,9 +6,11 @@
 # 2. an SPRT between unequal engines stops the whole run when it decides;
 # 3. a run whose rank 1 is killed mid-match ends (mpirun ends every rank), and -resume on its
 #    PDN completes the match with the one-process score.
-# Usage: sh tools/mpi_test.sh DAMKA_MATCH_MPI DAMKA_MATCH DAMKA
+# 4. damka-datagen on three ranks writes, merged, the file of the same three seeds run one after
+#    the other on one process and merged in rank order.
+# Usage: sh tools/mpi_test.sh DAMKA_MATCH_MPI DAMKA_MATCH DAMKA DAMKA_DATAGEN_MPI DAMKA_DATAGEN
 set -eu
-mpi=$1 single=$2 damka=$3
+mpi=$1 single=$2 damka=$3 datagen_mpi=$4 datagen=$5
 dir=$(mktemp -d /tmp/damka-mpi-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 run="mpirun --oversubscribe -np 3"
@@ -57,4 +59,17 @@ summary "$dir/whole.txt" > "$dir/a"
 summary "$dir/resumed.txt" > "$dir/b"
 cmp -s "$dir/a" "$dir/b" || { cat "$dir/a" "$dir/b"; fail "the resumed run ended differently"; }
 echo "test-mpi: rank 1 killed after $before games were written; resumed to $(grep '^Score of' "$dir/b")"
+# 4. Data on three ranks, and the same seeds on one process.
+gen="--games 12 --threads 1 --nodes 300 --seed 40"
+$run $datagen_mpi --out "$dir/ranks.bin" $gen > "$dir/datagen.txt" 2>&1
+for r in 0 1 2; do
+    $datagen --out "$dir/one.bin.rank$r" --games 12 --threads 1 --nodes 300 --seed $((40 + r)) \
+        2> /dev/null
+done
+$datagen --merge "$dir/one.bin" "$dir/one.bin.rank0" "$dir/one.bin.rank1" "$dir/one.bin.rank2" \
+    > /dev/null
+cmp -s "$dir/ranks.bin" "$dir/one.bin" || fail "the ranks' merged data differ from one process's"
+positions=$(($(wc -c < "$dir/ranks.bin") / 16))
+[ "$positions" -gt 300 ] || fail "too few positions ($positions)"
+echo "test-mpi: datagen on 3 ranks: $positions positions, the same bytes as one process"
 echo "test-mpi: ok"

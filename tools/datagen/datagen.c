@@ -21,6 +21,9 @@
 // Records (tools/datagen/record.h, 16 bytes each) are appended to FILE.
 // A run is resumable: FILE.progress holds the number of games done; the positions of FILE are
 // read back into the set of positions seen, and the next game is the one after.
+//
+// Under MPI (make damka-datagen-mpi; mpirun -np N): rank r runs seed + r into FILE.rank<r>,
+// and rank 0 merges the ranks' files into FILE (--merge) once every rank is done.
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -31,6 +34,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cluster.h"
 #include "engine.h"
 #include "match.h"
 #include "merge.h"
@@ -434,12 +438,17 @@ static void usage(FILE *out)
             "once)\n");
 }
 
+static int run(Config *c, const char *openings);
+
 int main(int argc, char **argv)
 {
     static Config c = {
         .games = 1000, .threads = 2, .nodes = 2000, .random_plies = 4, .seed = 1, .jitter = 25};
     const char *openings = "openings/4ply-balanced.txt";
     util_standard_args(argc, argv, "damka-datagen", DAMKA_VERSION, usage);
+    if (!cluster_start(&argc, &argv))
+        return 2;
+    int rank = cluster_rank(), ranks = cluster_size();
     if (argc >= 2 && strcmp(argv[1], "--merge") == 0) {
         if (argc < 4) {
             usage(stderr);
@@ -492,31 +501,61 @@ int main(int argc, char **argv)
         c.random_plies < 0 || c.random_plies > 40 || c.jitter < 0 || c.jitter > 90 ||
         c.threatened < 0 || c.threatened > 1) {
         usage(stderr);
+        cluster_finish();
         return 2;
     }
+    // Under MPI, rank r plays the run of seed + r into OUT.rank<r> (resumable as any run), and
+    // rank 0 merges them into OUT once all are done: what one machine gets by running those
+    // seeds one after the other and merging them in rank order (damka-datagen --merge).
+    const char *merged_out = c.out;
+    static char rank_out[4200];
+    if (ranks > 1) {
+        snprintf(rank_out, sizeof rank_out, "%s.rank%d", c.out, rank);
+        c.out = rank_out;
+        c.seed += (uint64_t)rank;
+    }
+    int status = run(&c, openings);
+    if (ranks > 1 && cluster_all(status == 0) && rank == 0) {
+        char *parts[1024];
+        int n = ranks < 1024 ? ranks : 1024;
+        for (int r = 0; r < n; r++) {
+            parts[r] = malloc(4200);
+            snprintf(parts[r], 4200, "%s.rank%d", merged_out, r);
+        }
+        status = datagen_merge(merged_out, (const char *const *)parts, n);
+        for (int r = 0; r < n; r++)
+            free(parts[r]);
+    }
+    cluster_finish();
+    return status;
+}
+
+// One run of the generator on c->out (resumable); the process's exit status.
+static int run(Config *c, const char *openings)
+{
     engine_library_init();
-    if (!c.pdn && !load_openings(&c, openings)) {
+    if (!c->pdn && !load_openings(c, openings)) {
         fprintf(stderr, "damka-datagen: cannot read openings %s\n", openings);
         return 1;
     }
     static Shared sh;
-    sh.cfg = &c;
-    if (c.pdn) {
-        if (!load_pdn(&sh.pdn, c.pdn))
+    sh.cfg = c;
+    if (c->pdn) {
+        if (!load_pdn(&sh.pdn, c->pdn))
             return 1;
         fprintf(stderr,
                 "damka-datagen: %ld games to replay from %s (%ld without a result "
                 "or unreadable, skipped)\n",
-                sh.pdn.count, c.pdn, sh.pdn.skipped);
-        if (!c.games_given || c.games > sh.pdn.count)
-            c.games = sh.pdn.count;
+                sh.pdn.count, c->pdn, sh.pdn.skipped);
+        if (!c->games_given || c->games > sh.pdn.count)
+            c->games = sh.pdn.count;
     }
     sh.seen = calloc(UINT64_C(1) << SEEN_LOG2, sizeof *sh.seen);
     pthread_mutex_init(&sh.out_mu, NULL);
     if (!sh.seen)
         return 1;
     // Resume: the positions already written, and the games already played.
-    FILE *old = fopen(c.out, "rb");
+    FILE *old = fopen(c->out, "rb");
     uint64_t kept = 0;
     if (old) {
         uint8_t rec[RECORD_BYTES];
@@ -524,7 +563,7 @@ int main(int argc, char **argv)
             Board b;
             int result, score;
             if (!record_decode(rec, &b, &result, &score)) {
-                fprintf(stderr, "damka-datagen: %s: record %llu is not a position\n", c.out,
+                fprintf(stderr, "damka-datagen: %s: record %llu is not a position\n", c->out,
                         (unsigned long long)kept);
                 return 1;
             }
@@ -534,13 +573,13 @@ int main(int argc, char **argv)
         fclose(old);
         // A run killed in the middle of a write leaves part of a record: drop it, so that the
         // records appended next stay aligned.
-        if (truncate(c.out, (off_t)(kept * RECORD_BYTES)) != 0) {
-            fprintf(stderr, "damka-datagen: cannot trim %s: %s\n", c.out, strerror(errno));
+        if (truncate(c->out, (off_t)(kept * RECORD_BYTES)) != 0) {
+            fprintf(stderr, "damka-datagen: cannot trim %s: %s\n", c->out, strerror(errno));
             return 1;
         }
     }
     char path[4200];
-    snprintf(path, sizeof path, "%s.progress", c.out);
+    snprintf(path, sizeof path, "%s.progress", c->out);
     FILE *pf = fopen(path, "r");
     long done = 0;
     if (pf) {
@@ -550,9 +589,9 @@ int main(int argc, char **argv)
     }
     atomic_store(&sh.next_game, done);
     atomic_store(&sh.games_done, done);
-    sh.out = fopen(c.out, "ab");
+    sh.out = fopen(c->out, "ab");
     if (!sh.out) {
-        fprintf(stderr, "damka-datagen: cannot write %s\n", c.out);
+        fprintf(stderr, "damka-datagen: cannot write %s\n", c->out);
         return 1;
     }
     if (kept || done)
@@ -561,12 +600,12 @@ int main(int argc, char **argv)
     sh.t0 = util_now_s();
     pthread_t tid[THREADS_MAX];
     int started = 0;
-    for (int i = 0; i < c.threads; i++)
+    for (int i = 0; i < c->threads; i++)
         if (pthread_create(&tid[started], NULL, worker, &sh) == 0)
             started++;
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    if (started < c.threads)
+    if (started < c->threads)
         atomic_store(&sh.failed, true);
     fclose(sh.out);
     write_progress(&sh);

@@ -67,6 +67,15 @@ int cluster_rank(void) { return rank; }
 
 int cluster_size(void) { return size; }
 
+bool cluster_all(bool ok)
+{
+    int mine = ok, all = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD, &r);
+    wait_for(&r);
+    return all != 0;
+}
+
 void cluster_broadcast(void *buf, size_t bytes)
 {
     MPI_Request r;
@@ -155,6 +164,8 @@ _Noreturn void cluster_abort(int status) { exit(status); }
 int cluster_rank(void) { return 0; }
 
 int cluster_size(void) { return 1; }
+
+bool cluster_all(bool ok) { return ok; }
 
 void cluster_broadcast(void *buf, size_t bytes) { (void)buf, (void)bytes; }
 

@@ -18,6 +18,9 @@ _Noreturn void cluster_abort(int status);
 int cluster_rank(void); // 0 without MPI
 int cluster_size(void); // 1 without MPI
 
+// Waits for every rank; true when every rank passed ok (without MPI: ok).
+bool cluster_all(bool ok);
+
 // Rank 0's bytes to every rank (the opening order, drawn from the clock when no seed is set).
 void cluster_broadcast(void *buf, size_t bytes);
 
