@@ -120,7 +120,7 @@ define install_bin
 endef
 
 .PHONY: all release debug test perft bench bench-check asan ubsan tsan pgo format lint \
-        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows damka-match-mpi damka-datagen-mpi test-mpi
+        check-layers format-check clean install install-check deps gui-missing FORCE test-gui egdb egdb-test-set test-egdb datagen train tune ship-weights test-run openings book fuzz fuzz-run latency shortest test-busy-build windows test-windows damka-match-mpi damka-datagen-mpi damka-egdb-mpi test-mpi
 
 all: damka damka-match damka-egdb damka-datagen damka-train damka-train-net damka-book $(if $(HAVE_MHD),damka-gui,gui-missing)
 
@@ -130,12 +130,19 @@ PIECES ?= 5
 damka-egdb: $(BUILD)/damka-egdb FORCE
 	$(install_bin)
 
-$(BUILD)/damka-egdb: $(BUILD)/egdb/gen.o $(LIB)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS)
+$(BUILD)/damka-egdb: $(BUILD)/egdb/gen.o $(MATCH_LIB) $(LIB)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/egdb/%.o: tools/egdb/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Itools/match -c -o $@ $<
+
+# damka-egdb over MPI ranks: ./damka-egdb-mpi (balances handed out as their dependencies finish).
+damka-egdb-mpi: FORCE
+	@sh tools/apt_need.sh damka-egdb-mpi "command -v mpicc" openmpi-bin libopenmpi-dev
+	$(MAKE) MPI=1 build/release-mpi/damka-egdb
+	@cmp -s build/release-mpi/damka-egdb $@ || { cp build/release-mpi/damka-egdb $@.tmp && \
+	    mv -f $@.tmp $@ && echo "updated $@"; }
 
 egdb: damka-egdb
 	./damka-egdb --pieces $(PIECES) --dir egdb
@@ -285,8 +292,10 @@ $(BUILD)/damka-match: $(BUILD)/match/main.o $(MATCH_LIB) $(LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS) $(MPI_LIBS)
 
 # damka-match over MPI ranks on this machine (tools/mpi_test.sh; about a minute).
-test-mpi: damka-match-mpi damka-datagen-mpi damka-match damka-datagen damka
-	sh tools/mpi_test.sh ./damka-match-mpi ./damka-match ./damka ./damka-datagen-mpi ./damka-datagen
+test-mpi: damka-match-mpi damka-datagen-mpi damka-egdb-mpi damka-match damka-datagen damka-egdb \
+          damka
+	sh tools/mpi_test.sh ./damka-match-mpi ./damka-match ./damka ./damka-datagen-mpi ./damka-datagen \
+	    ./damka-egdb-mpi ./damka-egdb
 
 # damka-match over MPI ranks: ./damka-match-mpi (installs Open MPI as root when missing).
 damka-match-mpi: FORCE
@@ -565,7 +574,7 @@ install-check: damka damka-match
 	@sh tools/install_check.sh
 
 clean:
-	rm -rf build damka damka-match damka-match-mpi damka-datagen-mpi damka-gui damka-egdb damka-datagen damka-train damka-train-net \
+	rm -rf build damka damka-match damka-match-mpi damka-datagen-mpi damka-egdb-mpi damka-gui damka-egdb damka-datagen damka-train damka-train-net \
 	    damka-book
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/match/*.d $(BUILD)/gui/*.d \

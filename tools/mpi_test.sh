@@ -8,9 +8,11 @@
 #    PDN completes the match with the one-process score.
 # 4. damka-datagen on three ranks writes, merged, the file of the same three seeds run one after
 #    the other on one process and merged in rank order.
+# 5. damka-egdb --pieces 4 on three ranks writes the files of one process, byte for byte.
 # Usage: sh tools/mpi_test.sh DAMKA_MATCH_MPI DAMKA_MATCH DAMKA DAMKA_DATAGEN_MPI DAMKA_DATAGEN
+#        DAMKA_EGDB_MPI DAMKA_EGDB
 set -eu
-mpi=$1 single=$2 damka=$3 datagen_mpi=$4 datagen=$5
+mpi=$1 single=$2 damka=$3 datagen_mpi=$4 datagen=$5 egdb_mpi=$6 egdb=$7
 dir=$(mktemp -d /tmp/damka-mpi-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 run="mpirun --oversubscribe -np 3"
@@ -72,4 +74,15 @@ cmp -s "$dir/ranks.bin" "$dir/one.bin" || fail "the ranks' merged data differ fr
 positions=$(($(wc -c < "$dir/ranks.bin") / 16))
 [ "$positions" -gt 300 ] || fail "too few positions ($positions)"
 echo "test-mpi: datagen on 3 ranks: $positions positions, the same bytes as one process"
+# 5. The 4-piece databases on three ranks and in one process.
+$egdb --pieces 4 --dir "$dir/eg1" --threads 2 2> /dev/null
+$run $egdb_mpi --pieces 4 --dir "$dir/eg3" --threads 1 > "$dir/egdb.txt" 2>&1 ||
+    { tail -3 "$dir/egdb.txt"; fail "the databases on three ranks"; }
+files=0
+for f in "$dir"/eg1/*; do
+    cmp -s "$f" "$dir/eg3/$(basename "$f")" || fail "$(basename "$f") differs"
+    files=$((files + 1))
+done
+[ "$files" -gt 50 ] && [ "$(ls "$dir/eg3" | wc -l)" -eq "$files" ] || fail "files missing"
+echo "test-mpi: databases of up to 4 pieces on 3 ranks: $files files, byte for byte"
 echo "test-mpi: ok"

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "cluster.h"
 #include "egdb.h"
 #include "engine.h"
 #include "notation.h"
@@ -764,6 +765,153 @@ static bool build(Build *run, EgdbMaterial m, EgdbKind kind)
     return true;
 }
 
+// Both models of balance i of the plan (the loose table of kings alone is the strict one).
+static bool build_balance(Build *run, const Plan *plan, int i)
+{
+    EgdbMaterial m = plan->list[i];
+    run->at = i + 1;
+    if (!build(run, m, EGDB_STRICT))
+        return false;
+    if (!men(m)) {
+        g_values[EGDB_LOOSE][m.wm][m.wk][m.bm][m.bk] =
+            g_values[EGDB_STRICT][m.wm][m.wk][m.bm][m.bk];
+        return true;
+    }
+    return build(run, m, EGDB_LOOSE);
+}
+
+// ---- Over MPI ranks ----------------------------------------------------------------------------
+// Rank 0 hands out the balances of the plan, each once all those its moves can lead to are
+// finished: every balance of fewer pieces (a capture) and the two of as many pieces with one man
+// of a side promoted. A rank reads those from their files in the shared folder, solves its
+// balance, writes its files and reports; rank 0 builds too. The files are those one process
+// writes (the solver does not depend on who runs it).
+
+enum { SHARED_WAIT = -2 }; // no balance is ready yet: ask again in a moment
+
+static int pieces_of(EgdbMaterial m) { return m.wm + m.wk + m.bm + m.bk; }
+
+static bool depends(EgdbMaterial m, EgdbMaterial d)
+{
+    if (pieces_of(d) != pieces_of(m))
+        return pieces_of(d) < pieces_of(m);
+    bool white_promotes = d.wm + 1 == m.wm && d.wk == m.wk + 1 && d.bm == m.bm && d.bk == m.bk;
+    bool black_promotes = d.bm + 1 == m.bm && d.bk == m.bk + 1 && d.wm == m.wm && d.wk == m.wk;
+    return white_promotes || black_promotes;
+}
+
+typedef struct Shared {
+    const Plan *plan;
+    pthread_mutex_t mu;
+    uint8_t state[512]; // 0 to build, 1 handed out, 2 finished
+    bool failed;
+} Shared;
+
+static int shared_next(void *ctx)
+{
+    Shared *s = ctx;
+    pthread_mutex_lock(&s->mu);
+    int result = -1;
+    for (int i = 0; i < s->plan->n && !s->failed; i++) {
+        if (s->state[i] == 2)
+            continue;
+        result = SHARED_WAIT;
+        if (s->state[i] == 1)
+            continue;
+        bool ready = true;
+        for (int j = 0; j < s->plan->n && ready; j++)
+            ready = s->state[j] == 2 || !depends(s->plan->list[i], s->plan->list[j]);
+        if (ready) {
+            s->state[i] = 1;
+            result = i;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return result;
+}
+
+static void shared_done(void *ctx, const void *msg, size_t bytes)
+{
+    Shared *s = ctx;
+    int i;
+    if (bytes != sizeof i)
+        return;
+    memcpy(&i, msg, sizeof i);
+    pthread_mutex_lock(&s->mu);
+    if (i >= 0 && i < s->plan->n)
+        s->state[i] = 2;
+    else
+        s->failed = true; // a rank could not build its balance
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void *serve_ranks(void *arg)
+{
+    Shared *s = arg;
+    cluster_serve(cluster_size() - 1, shared_next, shared_done, s);
+    return NULL;
+}
+
+// This rank's part: balances until none is left, each after its dependencies are read back.
+static bool shared_work(Build *run, const Plan *plan, Shared *local)
+{
+    bool loaded[512] = {false}, ok = true;
+    for (;;) {
+        int i = local ? shared_next(local) : cluster_ask();
+        if (i == -1)
+            break;
+        if (i == SHARED_WAIT) {
+            struct timespec t = {0, 20000000}; // 20 ms
+            nanosleep(&t, NULL);
+            continue;
+        }
+        for (int j = 0; j < plan->n && ok; j++)
+            if (!loaded[j] && depends(plan->list[i], plan->list[j]))
+                ok = loaded[j] = build_balance(run, plan, j); // (read back from its files)
+        ok = ok && build_balance(run, plan, i);
+        loaded[i] = ok;
+        int report = ok ? i : -1;
+        if (local)
+            shared_done(local, &report, sizeof report);
+        else
+            cluster_send_result(&report, sizeof report);
+        if (!ok)
+            break;
+    }
+    if (!local)
+        cluster_send_done();
+    return ok;
+}
+
+static int build_shared(Build *run, Plan *plan, bool check, int pieces, int threads)
+{
+    if (cluster_rank() > 0) {
+        bool ok = shared_work(run, plan, NULL);
+        cluster_finish();
+        return ok ? 0 : 1;
+    }
+    static Shared s;
+    s.plan = plan;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_t server;
+    if (pthread_create(&server, NULL, serve_ranks, &s) != 0) {
+        fprintf(stderr, "damka-egdb: cannot start the thread that serves the ranks\n");
+        cluster_abort(1);
+    }
+    bool ok = shared_work(run, plan, &s);
+    pthread_join(server, NULL);
+    ok = ok && !s.failed;
+    for (int i = 0; i < plan->n && ok && check; i++)
+        ok = build_balance(run, plan, i); // every balance in memory for the check
+    fprintf(stderr, "damka-egdb: %d balances of up to %d pieces in %s on %d ranks, %.1f s%s\n",
+            plan->n, pieces, run->dir, cluster_size(), util_now_s() - run->t0,
+            ok ? "" : " (FAILED)");
+    int status = !ok ? 1 : check ? verify(plan, pieces, threads) : 0;
+    cluster_finish();
+    return status;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -784,6 +932,8 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     const char *dir = "egdb";
     util_standard_args(argc, argv, "damka-egdb", DAMKA_VERSION, usage);
+    if (!cluster_start(&argc, &argv))
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char *end = NULL;
@@ -852,17 +1002,11 @@ int main(int argc, char **argv)
                 run.to_build += (double)egdb_slice_size(m);
         }
     }
-    for (int i = 0; i < plan.n; i++) {
-        EgdbMaterial m = plan.list[i];
-        run.at = i + 1;
-        if (!build(&run, m, EGDB_STRICT))
+    if (cluster_size() > 1)
+        return build_shared(&run, &plan, check, pieces, threads);
+    for (int i = 0; i < plan.n; i++)
+        if (!build_balance(&run, &plan, i))
             return 1;
-        if (!men(m))
-            g_values[EGDB_LOOSE][m.wm][m.wk][m.bm][m.bk] =
-                g_values[EGDB_STRICT][m.wm][m.wk][m.bm][m.bk];
-        else if (!build(&run, m, EGDB_LOOSE))
-            return 1;
-    }
     fprintf(stderr, "damka-egdb: %d balances of up to %d pieces in %s, %.1f s\n", plan.n, pieces,
             dir, util_now_s() - run.t0);
     return check ? verify(&plan, pieces, threads) : 0;
