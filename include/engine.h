@@ -29,11 +29,12 @@ enum {
     ENGINE_MULTIPV_MAX = MULTIPV_MAX,
     ENGINE_OVERHEAD_DEFAULT = 30, // ms a move costs in pipes and GUI: measured in bench/RESULTS.md
     ENGINE_OVERHEAD_MAX = 10000,
-    ENGINE_BOOK_MARGIN_DEFAULT = 30, // centi-men: first choice
+    ENGINE_BOOK_MARGIN_DEFAULT = 10, // centi-men: 30 lost 29.6 +/- 18.6 Elo to no book, 10 lost
+                                     // 10.4 +/- 5.8 (bench/RESULTS.md, 2026-12-07)
     ENGINE_BOOK_MARGIN_MAX = 1000,
     ENGINE_BOOK_VARIETY_DEFAULT = 1, // a choice by weight: games differ one from the next
     ENGINE_BOOK_PLY_MAX = 1000,
-    ENGINE_ELO_MIN = 0,    // UCI_Elo of Skill Level 0 (see engine_level_elo)
+    ENGINE_ELO_MIN = 741,  // UCI_Elo of Skill Level 0 (see engine_level_elo)
     ENGINE_ELO_MAX = 2400, // nominal: full strength
     ENGINE_HANDICAP_MAX = 4,
 };

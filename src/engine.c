@@ -713,11 +713,14 @@ int64_t engine_analyse_mode(const Engine *e) { return e->analyse_mode; }
 // ---- Levels ------------------------------------------------------------------------------------
 
 // The Elo of the levels on a nominal scale that puts full strength at ENGINE_ELO_MAX: the
-// differences are measured by damka-match (bench/RESULTS.md, "Levels") at the levels below;
-// the levels between two of them are interpolated linearly.
+// differences measured by damka-match at 0.2 s a move (bench/levels.sh, 100 games a match;
+// bench/RESULTS.md, "Levels"), chained from full strength down: 18 -119 +/- 38, 15 -436 +/- 94,
+// 10 a further -392 +/- 93, 5 a further -382 +/- 95, 0 a further -449 +/- 136. The levels
+// between two measured ones are interpolated linearly.
 static const struct {
     int level, elo;
-} LEVEL_ELO[] = {{0, ENGINE_ELO_MIN}, {SKILL_FULL, ENGINE_ELO_MAX}};
+} LEVEL_ELO[] = {{0, ENGINE_ELO_MIN}, {5, 1190},  {10, 1572},
+                 {15, 1964},          {18, 2281}, {SKILL_FULL, ENGINE_ELO_MAX}};
 
 int engine_level_elo(int level)
 {

@@ -676,6 +676,38 @@ START_TEST(test_bench_deterministic)
 }
 END_TEST
 
+// UCI_Elo picks the highest level whose measured Elo does not pass it; without
+// UCI_LimitStrength the Skill Level counts; Hub handicaps are levels; out of range is refused.
+START_TEST(test_levels_by_elo)
+{
+    Engine *e = engine_new();
+    ck_assert(e != NULL);
+    ck_assert_int_eq(engine_playing_level(e), SKILL_FULL);
+    ck_assert(engine_set_skill(e, 7));
+    ck_assert_int_eq(engine_playing_level(e), 7);
+    ck_assert(engine_set_limit_strength(e, 1));
+    static const struct {
+        int elo, level;
+    } cases[] = {{ENGINE_ELO_MIN, 0}, {1189, 4},  {1190, 5},
+                 {1571, 9},           {1572, 10}, {2280, 17},
+                 {2281, 18},          {2399, 19}, {ENGINE_ELO_MAX, SKILL_FULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ck_assert(engine_set_elo(e, cases[i].elo));
+        ck_assert_msg(engine_playing_level(e) == cases[i].level, "Elo %d: level %d, want %d",
+                      cases[i].elo, engine_playing_level(e), cases[i].level);
+    }
+    for (int l = 0; l < SKILL_FULL; l++)
+        ck_assert_int_lt(engine_level_elo(l), engine_level_elo(l + 1));
+    ck_assert(!engine_set_elo(e, ENGINE_ELO_MIN - 1));
+    ck_assert(!engine_set_elo(e, ENGINE_ELO_MAX + 1));
+    ck_assert(!engine_set_skill(e, SKILL_FULL + 1));
+    ck_assert(engine_set_handicap(e, 2));
+    ck_assert_int_eq(engine_playing_level(e), 10); // handicap sets a level, not an Elo
+    ck_assert(!engine_set_handicap(e, ENGINE_HANDICAP_MAX + 1));
+    engine_free(e);
+}
+END_TEST
+
 Suite *suite_engine(void)
 {
     Suite *s = suite_create("engine");
@@ -688,6 +720,9 @@ Suite *suite_engine(void)
     tcase_add_test(rules, rule_7_2_8_small_endings);
     tcase_add_test(rules, rule_7_2_no_move_is_a_loss);
     suite_add_tcase(s, rules);
+    TCase *levels = tcase_create("levels");
+    tcase_add_test(levels, test_levels_by_elo);
+    suite_add_tcase(s, levels);
     TCase *ev = tcase_create("eval-tt");
     tcase_add_test(ev, test_eval_drawn_endings_near_zero);
     tcase_add_test(ev, test_tt_store_probe);
