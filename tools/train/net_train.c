@@ -257,10 +257,16 @@ static double pass(const Config *c, const float *w, const Row *rows, size_t from
         if (grads)
             memset(grads[t], 0, NPARAMS * sizeof(float));
         jobs[t] = (Job){c, w, rows, a, b, grads ? grads[t] : NULL, 0};
-        if (t == 0 || pthread_create(&th[t], NULL, run_job, &jobs[t]) != 0)
-            run_job(&jobs[t]), th[t] = 0;
+        th[t] = 0;
+        // The others on threads of their own; job 0 (below) and any that cannot start, here.
+        if (t > 0 && pthread_create(&th[t], NULL, run_job, &jobs[t]) != 0) {
+            th[t] = 0;
+            run_job(&jobs[t]);
+        }
         started = t + 1;
     }
+    if (started > 0)
+        run_job(&jobs[0]);
     double loss = 0;
     for (int t = 0; t < started; t++) {
         if (t > 0 && th[t])
