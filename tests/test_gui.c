@@ -315,6 +315,58 @@ START_TEST(test_gui_side_lines)
 }
 END_TEST
 
+// /api/preview: the position after a line from the shown one, the game untouched; a bad line
+// is refused. /api/analyse-game: every position of the game gets a score (White's view), then
+// the analysis stops by itself; a bad time is refused.
+START_TEST(test_gui_preview_and_game_analysis)
+{
+    Gui g;
+    gui_start(&g, NULL);
+    ck_assert_int_eq(post(&g, "/api/play?side=none", NULL, reply_buf, sizeof reply_buf), 200);
+    static const char *const moves[] = {"c3-d4", "f6-g5", "b2-c3", "g5-h4"};
+    for (int i = 0; i < 4; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/api/move?move=%s", moves[i]);
+        ck_assert_int_eq(post(&g, path, NULL, reply_buf, sizeof reply_buf), 200);
+    }
+    ck_assert_int_eq(post(&g, "/api/goto?ply=2", NULL, reply_buf, sizeof reply_buf), 200);
+    get(&g, "/api/state", before, sizeof before);
+    ck_assert_int_eq(
+        get(&g, "/api/preview?moves=b2-c3%20g5-h4%20a1-b2", reply_buf, sizeof reply_buf), 200);
+    ck_assert_msg(strstr(reply_buf, "\"plies\":3") && strstr(reply_buf, "\"turn\":\"black\"") &&
+                      strstr(reply_buf, "\"last\":[\"a1\",\"b2\"]"),
+                  "%s", reply_buf);
+    ck_assert_int_eq(get(&g, "/api/preview?moves=b2-c3%20b2-c3", reply_buf, sizeof reply_buf), 400);
+    ck_assert(strstr(reply_buf, "a move of the line") != NULL);
+    ck_assert_int_eq(get(&g, "/api/preview", reply_buf, sizeof reply_buf), 400);
+    get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    ck_assert_str_eq(reply_buf, before); // the game and the shown position are as they were
+    ck_assert_int_eq(
+        post(&g, "/api/analyse-game?on=true&movetime=99999", NULL, reply_buf, sizeof reply_buf),
+        400);
+    int64_t deadline = util_now_ms() + WAIT_MS; // the engine starts in the background
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while (!strstr(reply_buf, "\"status\":\"idle\"") && util_now_ms() < deadline);
+    ck_assert_int_eq(
+        post(&g, "/api/analyse-game?on=true&movetime=0.05", NULL, reply_buf, sizeof reply_buf),
+        200);
+    deadline = util_now_ms() + WAIT_MS;
+    do {
+        get(&g, "/api/state", reply_buf, sizeof reply_buf);
+    } while ((count(reply_buf, "\"running\":true") || count(reply_buf, "null")) &&
+             util_now_ms() < deadline);
+    const char *scores = strstr(reply_buf, "\"scores\":[");
+    ck_assert_msg(scores && !count(reply_buf, "\"running\":true"), "%.600s", reply_buf);
+    int n = 1;
+    for (const char *c = scores + 10; *c && *c != ']'; c++)
+        n += *c == ',';
+    ck_assert_int_eq(n, 5); // the start and the four positions after each move
+    ck_assert(strncmp(scores + 10, "null", 4) != 0);
+    gui_stop(&g);
+}
+END_TEST
+
 START_TEST(test_gui_engine_plays_and_restarts)
 {
     // The real engine answers a move by itself (at a weakened level, which the state shows); a
@@ -533,6 +585,7 @@ Suite *suite_gui(void)
     tcase_add_test(tc, test_gui_oversized_body);
     tcase_add_test(tc, test_gui_pdn_round_trip);
     tcase_add_test(tc, test_gui_side_lines);
+    tcase_add_test(tc, test_gui_preview_and_game_analysis);
     tcase_add_test(tc, test_gui_engine_plays_and_restarts);
     tcase_add_test(tc, test_gui_pondering);
     tcase_add_test(tc, test_gui_engine_hangs);
