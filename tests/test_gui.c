@@ -101,6 +101,17 @@ static int get(const Gui *g, const char *path, char *out, size_t len)
     return request(g, "GET", path, "", NULL, 0, out, len);
 }
 
+// The state once the engine, which starts in the background, is up and idle: a snapshot taken
+// earlier would change by itself when the engine comes up.
+static void settled_state(const Gui *g, char *out, size_t len)
+{
+    int64_t deadline = util_now_ms() + WAIT_MS;
+    do {
+        get(g, "/api/state", out, len);
+    } while (!strstr(out, "\"status\":\"idle\"") && util_now_ms() < deadline);
+    ck_assert_msg(strstr(out, "\"status\":\"idle\"") != NULL, "the engine did not come up");
+}
+
 // The value of "key":"..." in a JSON text (first occurrence), into out.
 static void json_str(const char *json, const char *key, char *out, size_t len)
 {
@@ -187,7 +198,7 @@ START_TEST(test_gui_bad_requests)
     gui_start(&g, NULL);
     ck_assert_int_eq(post(&g, "/api/play?side=none", NULL, reply_buf, sizeof reply_buf), 200);
     ck_assert_int_eq(post(&g, "/api/move?move=c3-d4", NULL, reply_buf, sizeof reply_buf), 200);
-    get(&g, "/api/state", before, sizeof before);
+    settled_state(&g, before, sizeof before);
     char head[512];
     // A second Host header for the DNS-rebinding case: the client's own comes first.
     snprintf(head, sizeof head, "%s", BAD[_i].headers);
@@ -227,7 +238,7 @@ START_TEST(test_gui_oversized_body)
 {
     Gui g;
     gui_start(&g, NULL);
-    get(&g, "/api/state", before, sizeof before);
+    settled_state(&g, before, sizeof before);
     size_t big = 2u << 20;
     char *body = malloc(big);
     ck_assert(body != NULL);
@@ -270,7 +281,7 @@ START_TEST(test_gui_pdn_round_trip)
     ck_assert_int_eq(post(&g, "/api/pdn", exported, reply_buf, sizeof reply_buf), 200);
     ck_assert(strstr(reply_buf, "\"moves\":[\"c3:e5:c7\"]") != NULL);
     // A PDN with no readable game is refused and the game kept.
-    get(&g, "/api/state", before, sizeof before);
+    settled_state(&g, before, sizeof before);
     ck_assert_int_eq(
         post(&g, "/api/pdn", "[GameType \"20\"]\n1. 32-28 *\n", reply_buf, sizeof reply_buf), 400);
     ck_assert(strstr(reply_buf, "GameType") != NULL);
@@ -330,7 +341,7 @@ START_TEST(test_gui_preview_and_game_analysis)
         ck_assert_int_eq(post(&g, path, NULL, reply_buf, sizeof reply_buf), 200);
     }
     ck_assert_int_eq(post(&g, "/api/goto?ply=2", NULL, reply_buf, sizeof reply_buf), 200);
-    get(&g, "/api/state", before, sizeof before);
+    settled_state(&g, before, sizeof before);
     ck_assert_int_eq(
         get(&g, "/api/preview?moves=b2-c3%20g5-h4%20a1-b2", reply_buf, sizeof reply_buf), 200);
     ck_assert_msg(strstr(reply_buf, "\"plies\":3") && strstr(reply_buf, "\"turn\":\"black\"") &&
