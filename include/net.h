@@ -58,6 +58,9 @@ static inline int net_input(Side view, Side colour, bool king, int bit)
     return kind * NET_SQUARES + (view == SIDE_WHITE ? bit : NET_SQUARES - 1 - bit);
 }
 
+// The dense weights' bucket of a position of `pieces` pieces.
+int net_bucket(int pieces);
+
 // The sums of b computed from scratch.
 void net_refresh(const NetWeights *w, const Board *b, NetAccumulator *acc);
 

@@ -40,6 +40,14 @@ static inline uint64_t util_random(uint64_t *state)
     return *state;
 }
 
+// Writes the n bytes of buf to path. False with "cannot write PATH: reason" in err.
+bool util_write_file(const char *path, const void *buf, size_t n, char *err, size_t errlen);
+
+// The first bytes of path, at most max of them (read max + 1 to see that a file is too long):
+// a buffer to free, its length in *n; NULL with "cannot open PATH: reason" (or out of memory)
+// in err.
+uint8_t *util_read_file(const char *path, size_t max, size_t *n, char *err, size_t errlen);
+
 // Parses a whole decimal number in lo..hi (the whole text, no spaces). False, *out unchanged,
 // when the text is empty, not a number, out of range or followed by anything.
 bool util_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out);

@@ -6,7 +6,6 @@
 #include "eval.h"
 
 #include <assert.h>
-#include <errno.h>
 #ifdef __BMI2__
 #include <immintrin.h>
 #endif
@@ -436,12 +435,7 @@ bool eval_save_file(const char *path, const EvalWeights *w, char *err, size_t er
     for (size_t i = 0; i < EVAL_TABLE_WEIGHTS; i++, p += 2)
         util_put_le(p, (uint16_t)t[i], 2);
     util_put_le(p, util_fnv1a(buf, (size_t)(p - buf), UTIL_FNV_BASIS), 8);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(buf, 1, FILE_BYTES, f) == FILE_BYTES;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    bool ok = util_write_file(path, buf, FILE_BYTES, err, errlen);
     free(buf);
     return ok;
 }
@@ -491,18 +485,12 @@ bool eval_load_bytes(const uint8_t *buf, size_t n, EvalWeights *out, char *err, 
 
 bool eval_load_file(const char *path, EvalWeights *out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return false;
-    }
-    uint8_t *buf = malloc(FILE_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, FILE_BYTES + 1, f) : 0;
-    fclose(f);
+    size_t n;
+    uint8_t *buf = util_read_file(path, FILE_BYTES, &n, err, errlen);
     char why[EVAL_ERR_MAX];
     bool ok = buf && eval_load_bytes(buf, n, out, why, sizeof why);
-    if (!ok)
-        snprintf(err, errlen, "%s: %s", path, buf ? why : "out of memory");
+    if (buf && !ok)
+        snprintf(err, errlen, "%s: %s", path, why);
     free(buf);
     return ok;
 }

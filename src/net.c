@@ -3,7 +3,6 @@
 // file (net.h says what it computes).
 #include "net.h"
 
-#include <errno.h>
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -85,7 +84,7 @@ int net_score(const NetWeights *w, const Board *b, const NetAccumulator *acc)
     return s > EVAL_LIMIT ? EVAL_LIMIT : s < -EVAL_LIMIT ? -EVAL_LIMIT : s;
 }
 
-static int bucket_of(int pieces)
+int net_bucket(int pieces)
 {
     int bucket = pieces > 0 ? (pieces - 1) / 6 : 0;
     return bucket < NET_BUCKETS ? bucket : NET_BUCKETS - 1;
@@ -93,7 +92,7 @@ static int bucket_of(int pieces)
 
 int net_output_portable(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy)
 {
-    int bucket = bucket_of(pieces);
+    int bucket = net_bucket(pieces);
     uint8_t a[2 * NET_HIDDEN];
     for (int i = 0; i < NET_HIDDEN; i++) {
         a[i] = (uint8_t)clip(own[i], NET_QA);
@@ -120,7 +119,7 @@ const char *net_simd(void) { return "avx2"; }
 int net_output(const NetWeights *w, int pieces, const int16_t *own, const int16_t *enemy)
 {
     _Static_assert(NET_HIDDEN % 32 == 0, "the AVX2 path packs 32 sums at a time");
-    int bucket = bucket_of(pieces);
+    int bucket = net_bucket(pieces);
     _Alignas(32) uint8_t a[2 * NET_HIDDEN];
     const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16(NET_QA);
     for (int half = 0; half < 2; half++) {
@@ -218,12 +217,7 @@ bool net_save_file(const char *path, const NetWeights *w, char *err, size_t errl
         util_put_le(buf + 12 + 4 * i, SIZES[i], 4);
     transfer_all(buf + FILE_HEADER, (NetWeights *)w, true);
     util_put_le(buf + bytes - 8, util_fnv1a(buf, bytes - 8, UTIL_FNV_BASIS), 8);
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(buf, 1, bytes, f) == bytes;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    bool ok = util_write_file(path, buf, bytes, err, errlen);
     free(buf);
     return ok;
 }
@@ -264,19 +258,12 @@ bool net_load_bytes(const uint8_t *buf, size_t n, NetWeights *out, char *err, si
 
 bool net_load_file(const char *path, NetWeights *out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return false;
-    }
-    size_t cap = net_file_bytes() + 1;
-    uint8_t *buf = malloc(cap);
-    size_t n = buf ? fread(buf, 1, cap, f) : 0;
-    fclose(f);
+    size_t n;
+    uint8_t *buf = util_read_file(path, net_file_bytes(), &n, err, errlen);
     char why[NET_ERR_MAX];
     bool ok = buf && net_load_bytes(buf, n, out, why, sizeof why);
-    if (!ok)
-        snprintf(err, errlen, "%s: %s", path, buf ? why : "out of memory");
+    if (buf && !ok)
+        snprintf(err, errlen, "%s: %s", path, why);
     free(buf);
     return ok;
 }

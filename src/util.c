@@ -71,3 +71,29 @@ void util_standard_args(int argc, char **argv, const char *name, const char *ver
         }
     }
 }
+
+bool util_write_file(const char *path, const void *buf, size_t n, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(buf, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return ok;
+}
+
+uint8_t *util_read_file(const char *path, size_t max, size_t *n, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    uint8_t *buf = malloc(max + 1);
+    *n = buf ? fread(buf, 1, max + 1, f) : 0;
+    fclose(f);
+    if (!buf)
+        snprintf(err, errlen, "%s: out of memory", path);
+    return buf;
+}

@@ -189,25 +189,15 @@ static void save(const char *path, Entries *s)
 // Adds the first `plies` moves of the finished games of a PDN file to s; returns the games.
 static int add_games(const char *pdn, int plies, Entries *s)
 {
-    FILE *f = fopen(pdn, "rb");
-    if (!f) {
-        fprintf(stderr, "damka-book: cannot open %s\n", pdn);
+    char err[300];
+    char *text = pdn_read_text_file(pdn, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "damka-book: %s\n", err);
         exit(1);
     }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-        fprintf(stderr, "damka-book: cannot read %s\n", pdn);
-        exit(1);
-    }
-    text[size] = '\0';
-    fclose(f);
     static PdnGame g;
     size_t pos = 0;
     int games = 0, r;
-    char err[128];
     while ((r = pdn_read(text, &pos, &g, err, sizeof err)) != 0) {
         int white_result = strcmp(g.result, "1-0") == 0 || strcmp(g.result, "2-0") == 0       ? 1
                            : strcmp(g.result, "0-1") == 0 || strcmp(g.result, "0-2") == 0     ? -1

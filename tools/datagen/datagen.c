@@ -349,37 +349,16 @@ static int pdn_result(const char *r)
 // or holds no game with a result; games that do not read are counted and skipped.
 static bool load_pdn(PdnSet *p, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "damka-datagen: cannot read %s: %s\n", path, strerror(errno));
-        return false;
-    }
-    size_t cap = 1 << 20, len = 0;
-    char *text = malloc(cap + 1);
-    for (size_t n; text && (n = fread(text + len, 1, cap - len, f)) > 0;) {
-        len += n;
-        if (len == cap) {
-            char *t = realloc(text, 2 * cap + 1);
-            if (!t) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = t, cap *= 2;
-        }
-    }
-    fclose(f);
-    PdnGame *g = malloc(sizeof *g);
+    char err[300];
+    char *text = pdn_read_text_file(path, err, sizeof err);
+    PdnGame *g = text ? malloc(sizeof *g) : NULL;
     if (!text || !g) {
-        fprintf(stderr, "damka-datagen: out of memory reading %s\n", path);
+        fprintf(stderr, "damka-datagen: %s\n", text ? "out of memory" : err);
         free(text);
-        free(g);
         return false;
     }
-    text[len] = '\0';
     long gcap = 0;
     size_t mcap = 0, mlen = 0, pos = 0;
-    char err[160];
     bool ok = true;
     for (int r; ok && (r = pdn_read(text, &pos, g, err, sizeof err)) != 0;) {
         int result = r > 0 ? pdn_result(g->result) : 2;

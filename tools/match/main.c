@@ -561,34 +561,17 @@ static int next_game(MatchState *s)
 static bool resume_from_pdn(MatchState *s)
 {
     const MatchConfig *c = s->cfg;
-    FILE *f = fopen(c->pdnout, "rb");
-    if (!f)
+    if (access(c->pdnout, F_OK) != 0)
         return true; // nothing played yet
-    size_t cap = 1 << 20, len = 0;
-    char *text = malloc(cap);
-    size_t got;
-    while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger, cap *= 2;
-        }
-    }
-    fclose(f);
-    PdnGame *pg = malloc(sizeof *pg);
+    char err[300];
+    char *text = pdn_read_text_file(c->pdnout, err, sizeof err);
+    PdnGame *pg = text ? malloc(sizeof *pg) : NULL;
     if (!text || !pg) {
-        fprintf(stderr, "error: out of memory reading %s\n", c->pdnout);
-        free(text), free(pg);
+        fprintf(stderr, "error: -resume: %s\n", text ? "out of memory" : err);
+        free(text);
         return false;
     }
-    text[len] = '\0';
     size_t pos = 0;
-    char err[256];
     int r;
     bool ok = true;
     while (ok && (r = pdn_read(text, &pos, pg, err, sizeof err)) != 0) {

@@ -154,6 +154,9 @@ typedef struct PdnGame {
     PdnNotes notes;
 } PdnGame;
 
+// The whole text of a file (PDN games), NUL-terminated, to free; NULL with the reason in err.
+char *pdn_read_text_file(const char *path, char *err, size_t errlen);
+
 // A result as PDN writes it (1-0, 0-1, 1/2-1/2, *) from any PDN result (2-0, 0-2, 1-1 too).
 const char *pdn_result_standard(const char *result);
 

@@ -2,6 +2,8 @@
 // Owns PDN: the writer (tags and numbered algebraic moves that draughts tools can open) and the
 // reader of games from any tool.
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,4 +387,33 @@ int pdn_read(const char *text, size_t *pos, PdnGame *g, char *err, size_t errlen
         }
         board_play(&b, &g->moves[g->nmoves++]);
     }
+}
+
+char *pdn_read_text_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap + 1);
+    for (size_t n; text && (n = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += n;
+        if (len == cap) {
+            char *t = realloc(text, 2 * cap + 1);
+            if (!t) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = t, cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!text)
+        snprintf(err, errlen, "out of memory reading %s", path);
+    else
+        text[len] = '\0';
+    return text;
 }

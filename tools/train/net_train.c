@@ -95,8 +95,7 @@ static void row_of(const Board *b, Row *r)
             r->input[1][r->n] = (uint8_t)net_input(side_flip(us), (Side)colour, king, bit);
             r->n++;
         }
-    int bucket = r->n > 0 ? (r->n - 1) / 6 : 0;
-    r->bucket = (uint8_t)(bucket < NET_BUCKETS ? bucket : NET_BUCKETS - 1);
+    r->bucket = (uint8_t)net_bucket(r->n);
 }
 
 static bool load(const Config *c, const char *path, Data *train, Data *valid, size_t *skipped)
@@ -119,9 +118,7 @@ static bool load(const Config *c, const char *path, Data *train, Data *valid, si
         }
         bool held = (at / c->holdout_block) % HOLDOUT == 0;
         at++;
-        EvalFeatures ft;
-        eval_features(&b, &ft);
-        if (ft.drawish) {
+        if (eval_drawish(&b)) {
             (*skipped)++;
             continue;
         }
