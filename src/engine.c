@@ -301,7 +301,7 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
         fclose(f);
     EvalWeights *w = is_net ? NULL : malloc(sizeof *w);
     NetWeights *n = is_net ? malloc(sizeof *n) : NULL;
-    char why[EVAL_ERR_MAX > NET_ERR_MAX ? EVAL_ERR_MAX : NET_ERR_MAX];
+    char why[(int)EVAL_ERR_MAX > (int)NET_ERR_MAX ? (int)EVAL_ERR_MAX : (int)NET_ERR_MAX];
     bool ok = is_net ? n && net_load_file(path, n, why, sizeof why)
                      : w && eval_load_file(path, w, why, sizeof why);
     if (!ok) {
